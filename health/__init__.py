@@ -1,0 +1,1 @@
+"""Operational health: service reachability for /healthz and worker heartbeats."""

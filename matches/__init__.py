@@ -1,0 +1,1 @@
+"""Players and matches: log submission, verification runs and verdicts, confirmation, disputes."""

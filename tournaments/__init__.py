@@ -1,0 +1,1 @@
+"""Events, entrants and teams, stages, seeding, advancement, standings."""

@@ -1,0 +1,55 @@
+"""Settings for the test suite.
+
+The database is PostgreSQL when one answers (DATABASE_URL, or the local server on 127.0.0.1:5432),
+otherwise SQLite so that `make test` runs anywhere; tests marked `services` need PostgreSQL and
+Redis and skip without them, unless YOMI_REQUIRE_SERVICES=1, when they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+
+os.environ.setdefault("SECRET_KEY", "test-only-not-a-secret")
+os.environ.setdefault("DEBUG", "0")
+# Each test session gets its own queue so that its worker never takes another session's tasks.
+os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"yomi-test-{uuid.uuid4().hex[:10]}")
+
+DEFAULT_TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/yomi"
+DEFAULT_TEST_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def _port_open(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+if "DATABASE_URL" not in os.environ and _port_open("127.0.0.1", 5432):
+    os.environ["DATABASE_URL"] = DEFAULT_TEST_DATABASE_URL
+
+from yomi_site.settings import *  # noqa: E402,F403
+from yomi_site.settings import DATABASES  # noqa: E402
+
+# The test client speaks plain http; the production redirect is tested through `check --deploy`.
+SECURE_SSL_REDIRECT = False
+ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Tasks run in-process unless a `services` test hands them to the real worker (tests/conftest.py).
+TEST_REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_TEST_REDIS_URL)
+CELERY_BROKER_URL = TEST_REDIS_URL
+CELERY_RESULT_BACKEND = TEST_REDIS_URL
+CELERY_TASK_ALWAYS_EAGER = True
+
+USES_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+# Serve static files through the finders: the suite never runs collectstatic.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

@@ -1,0 +1,22 @@
+"""Site-wide pages that belong to no single app."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+SECTIONS = [
+    ("Events", "tournaments:event-list", "Brackets, Swiss, round robin and leagues in all four modes."),
+    ("Players", "matches:player-list", "Everyone who plays here, with ratings and results."),
+    ("Characters", "characters", "The 20 characters: cards, abilities and matchup statistics."),
+    ("Matches", "matches:match-list", "Submitted match logs and the rules engine's verdicts."),
+    ("API", "api-docs", "The REST API, with its OpenAPI schema and browsable docs."),
+]
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"sections": SECTIONS})
+
+
+def character_list_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "characters/character_list.html", {"characters": []})
