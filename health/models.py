@@ -2,7 +2,7 @@ from django.db import models
 
 
 class WorkerHeartbeat(models.Model):
-    """A row written by a Celery worker: proof that the broker delivered and the worker can write."""
+    """Written by a Celery worker: proof that the broker delivered and the worker can write."""
 
     task_id = models.CharField(max_length=64, unique=True)
     worker = models.CharField(max_length=255)

@@ -36,11 +36,13 @@ def broker_status(timeout: float = 2.0) -> ServiceStatus:
     url = settings.CELERY_BROKER_URL
     try:
         with Connection(url, connect_timeout=timeout) as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=timeout)
+            conn.ensure_connection(
+                max_retries=1, interval_start=0, interval_step=0, timeout=timeout
+            )
             # Redis connects lazily; a ping proves the server answers.
             client = getattr(conn.default_channel, "client", None)
             if client is not None:
                 client.ping()
-    except Exception as exc:  # noqa: BLE001 - any failure means "unreachable", and says why
+    except Exception as exc:  # any failure means "unreachable"; the detail says why
         return ServiceStatus("broker", False, f"{exc.__class__.__name__}: {exc}")
     return ServiceStatus("broker", True, Connection(url).as_uri())

@@ -35,7 +35,7 @@ def _missing_services() -> list[str]:
         import redis
 
         redis.Redis.from_url(settings.TEST_REDIS_URL, socket_connect_timeout=1).ping()
-    except Exception as exc:  # noqa: BLE001 - any failure means Redis is not usable
+    except Exception as exc:  # any failure means Redis is not usable
         missing.append(f"Redis at {settings.TEST_REDIS_URL} ({exc.__class__.__name__})")
     return missing
 
@@ -85,7 +85,9 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> I
         "SECRET_KEY": "test-only-not-a-secret",
         "DEBUG": "0",
     }
-    log = tempfile.NamedTemporaryFile(prefix="celery-worker-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - outlives this block: closed at teardown
+        prefix="celery-worker-", suffix=".log", delete=False
+    )
     command = [
         sys.executable, "-m", "celery", "-A", "yomi_site", "worker",
         "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", node,

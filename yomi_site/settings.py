@@ -1,17 +1,13 @@
-"""Settings read from the environment (12-factor).
+"""Settings read from the environment (12-factor); README.md lists every variable.
 
-| variable        | default                                   | meaning                                   |
-|-----------------|-------------------------------------------|-------------------------------------------|
-| DEBUG           | off                                       | "1"/"true" turns on debug pages           |
-| SECRET_KEY      | required unless DEBUG                     | Django's signing key                      |
-| ALLOWED_HOSTS   | 127.0.0.1,localhost when DEBUG, else none | comma-separated host names                |
-| DATABASE_URL    | sqlite:///<repo>/db.sqlite3               | any dj-database-url URL (postgres://...)  |
-| REDIS_URL       | unset: Celery tasks run in-process        | redis://host:port/db: broker and results  |
-| CELERY_TASK_DEFAULT_QUEUE | celery                          | queue name (tests isolate their worker)   |
-| CSRF_TRUSTED_ORIGINS | none                                 | comma-separated origins behind a proxy    |
-| SECURE_SSL_REDIRECT | on unless DEBUG                       | redirect http to https                    |
-| SECURE_HSTS_SECONDS | 31536000 unless DEBUG                 | HSTS max-age                              |
-| LOG_LEVEL       | INFO                                      | root log level                            |
+- DEBUG: off unless "1"/"true". SECRET_KEY: required unless DEBUG.
+- ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS: comma-separated; ALLOWED_HOSTS defaults to localhost
+  when DEBUG, to nothing otherwise.
+- DATABASE_URL: any dj-database-url URL; default SQLite in the repository (db.sqlite3).
+- REDIS_URL: Celery broker and result store; unset means tasks run in-process.
+- CELERY_TASK_ALWAYS_EAGER, CELERY_TASK_DEFAULT_QUEUE: override the two Celery defaults.
+- SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS: production hardening, on unless DEBUG.
+- LOG_LEVEL: root log level (INFO).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 SECTIONS = [
-    ("Events", "tournaments:event-list", "Brackets, Swiss, round robin and leagues in all four modes."),
+    ("Events", "tournaments:event-list", "Brackets, Swiss, round robin and leagues."),
     ("Players", "matches:player-list", "Everyone who plays here, with ratings and results."),
     ("Characters", "characters", "The 20 characters: cards, abilities and matchup statistics."),
     ("Matches", "matches:match-list", "Submitted match logs and the rules engine's verdicts."),

@@ -1,0 +1,132 @@
+"""docker-compose.yml is checked statically: there is no Docker engine on the CI machine.
+
+Every service's command must name modules, settings and management commands that exist, and the
+environment it sets must be exactly what yomi_site/settings.py reads.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+from django.core.management import get_commands
+from django.urls import resolve
+
+REPO = Path(__file__).resolve().parents[2]
+COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+SERVICES = COMPOSE["services"]
+APP_SERVICES = ["web", "worker", "beat"]
+
+
+def settings_env_vars() -> set[str]:
+    """Names the settings module reads from the environment (os.environ / env_bool / env_list)."""
+    tree = ast.parse((REPO / "yomi_site" / "settings.py").read_text())
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = ast.unparse(node.func)
+            if func in {"os.environ.get", "env_bool", "env_list", "os.getenv"}:
+                names.add(node.args[0].value)
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value) == "os.environ":
+            names.add(ast.literal_eval(node.slice))
+    return names
+
+
+def env_file_vars() -> dict[str, str]:
+    pairs = {}
+    for line in (REPO / ".env.example").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            pairs[key] = value
+    return pairs
+
+
+def compose_interpolated_vars() -> set[str]:
+    return set(re.findall(r"\$\{(\w+)\}", (REPO / "docker-compose.yml").read_text()))
+
+
+def command_words(service: str) -> list[str]:
+    command = SERVICES[service]["command"]
+    return command if isinstance(command, list) else shlex.split(command)
+
+
+def test_compose_defines_the_five_services() -> None:
+    assert set(SERVICES) == {"web", "worker", "beat", "postgres", "redis"}
+
+
+@pytest.mark.parametrize("service", ["web", "worker", "postgres", "redis"])
+def test_long_running_services_have_health_checks(service: str) -> None:
+    assert SERVICES[service]["healthcheck"]["test"]
+
+
+@pytest.mark.parametrize("service", APP_SERVICES)
+def test_app_services_wait_for_healthy_database_and_broker(service: str) -> None:
+    depends_on = SERVICES[service]["depends_on"]
+    assert depends_on == {
+        "postgres": {"condition": "service_healthy"},
+        "redis": {"condition": "service_healthy"},
+    }
+
+
+@pytest.mark.parametrize("service", APP_SERVICES)
+def test_app_service_environment_is_read_by_settings(service: str) -> None:
+    read = settings_env_vars()
+    assert set(SERVICES[service]["environment"]) <= read
+    assert SERVICES[service]["env_file"] == ".env"
+
+
+def test_example_env_file_sets_only_variables_that_something_reads() -> None:
+    read = settings_env_vars() | compose_interpolated_vars()
+    unknown = set(env_file_vars()) - read
+    assert unknown == set()
+    # and the settings that must be set in production are all there
+    assert {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"} <= set(env_file_vars())
+
+
+def test_web_command_runs_migrate_collectstatic_and_the_wsgi_app() -> None:
+    words = command_words("web")
+    script = words[-1] if words[:2] == ["sh", "-c"] else " ".join(words)
+    steps = [shlex.split(step) for step in script.split("&&")]
+    commands = get_commands()
+    for step in steps:
+        if step[:2] == ["python", "manage.py"]:
+            assert step[2] in commands, f"unknown management command {step[2]!r}"
+    gunicorn = next(step for step in steps if step[0] == "gunicorn")
+    module_name, _, attribute = gunicorn[1].partition(":")
+    assert callable(getattr(importlib.import_module(module_name), attribute))
+
+
+@pytest.mark.parametrize("service", ["worker", "beat"])
+def test_celery_commands_name_the_project_app(service: str) -> None:
+    words = command_words(service)
+    assert words[0] == "celery"
+    app_module = importlib.import_module(words[words.index("-A") + 1])
+    assert app_module.celery_app.main == "yomi_site"
+    assert words[words.index("-A") + 2] == ("worker" if service == "worker" else "beat")
+
+
+def test_worker_health_check_pings_the_project_app() -> None:
+    check = SERVICES["worker"]["healthcheck"]["test"]
+    assert check[1:5] == ["celery", "-A", "yomi_site", "inspect"]
+
+
+def test_web_health_check_calls_the_healthz_view() -> None:
+    check = " ".join(SERVICES["web"]["healthcheck"]["test"])
+    path = re.search(r"http://127\.0\.0\.1:8000(/\S*?)'", check).group(1)
+    assert resolve(path).url_name == "healthz"
+
+
+def test_beat_schedule_names_registered_tasks() -> None:
+    from django.conf import settings
+
+    from yomi_site.celery import app
+
+    app.loader.import_default_modules()
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert entry["task"] in app.tasks
