@@ -58,7 +58,7 @@ class Command(BaseCommand):
             event.organizers.add(organizer)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo data ready: {Player.objects.count()} players, {Event.objects.count()} events. "
-                f"Log in as 'organizer' / '{DEMO_PASSWORD}'."
+                f"Demo data ready: {Player.objects.count()} players, "
+                f"{Event.objects.count()} events. Log in as 'organizer' / '{DEMO_PASSWORD}'."
             )
         )
