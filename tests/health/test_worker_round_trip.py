@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from health.models import WorkerHeartbeat
@@ -23,8 +25,12 @@ def test_task_runs_on_real_worker_and_writes_row(celery_worker: str) -> None:
 
 
 def test_redelivered_task_writes_once(celery_worker: str) -> None:
-    first = heartbeat_record_task.apply_async(kwargs={"note": "once"}, task_id="fixed-id-1")
-    first.get(timeout=30)
-    second = heartbeat_record_task.apply_async(kwargs={"note": "once"}, task_id="fixed-id-1")
-    second.get(timeout=30)
-    assert WorkerHeartbeat.objects.filter(task_id="fixed-id-1").count() == 1
+    # a fresh id per run: Redis keeps results between test sessions
+    task_id = f"redelivered-{uuid.uuid4()}"
+    first = heartbeat_record_task.apply_async(kwargs={"note": "once"}, task_id=task_id)
+    first_pk = first.get(timeout=30)
+    first.forget()  # so that the next get() waits for the second run, not the stored result
+    # the same task delivered again (as after a worker crash with acks_late)
+    second = heartbeat_record_task.apply_async(kwargs={"note": "once"}, task_id=task_id)
+    assert second.get(timeout=30) == first_pk
+    assert WorkerHeartbeat.objects.filter(task_id=task_id).count() == 1
