@@ -1,0 +1,388 @@
+"""Reporting results, forfeits, disqualifications and corrections; advancing the bracket.
+
+Every write locks the stage row first (``SELECT ... FOR UPDATE``), so writes to one stage run one
+after another; the set itself is re-read under the lock and its status checked, which makes
+finishing a set (and so advancing its winner) happen exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from tournaments.errors import TournamentError, TournamentErrorCode
+from tournaments.models import Entrant, Event, Game, Set, SetResultChange, Stage
+from tournaments.services.bracket import SetBook, downstream_keys, finish, reset, resolve
+from tournaments.services.common import lock_stage, require_organizer
+
+
+@dataclass(frozen=True)
+class GameInput:
+    winner_side: str  # "a" or "b"
+    characters_a: Sequence[str] = ()
+    characters_b: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class SetResult:
+    """A result to record: games played, or a forfeit by one side or both."""
+
+    games: Sequence[GameInput] = ()
+    forfeit: str = ""  # "", "a", "b" or "both"
+
+
+@dataclass
+class CorrectionPlan:
+    """What a correction will change, shown to the organizer before they confirm."""
+
+    set: Set
+    old_winner: Entrant | None
+    new_winner: Entrant | None
+    winner_changes: bool
+    reset_sets: list[Set] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def cleared_results(self) -> list[Set]:
+        return [s for s in self.reset_sets if s.status == Set.Status.FINISHED]
+
+
+def _book_for(stage: Stage) -> SetBook:
+    qs = Set.objects.select_related("entrant_a", "entrant_b").filter(stage=stage)
+
+    def load(key: str) -> Set:
+        return qs.select_for_update(of=("self",)).get(key=key)
+
+    disqualified = set(
+        Entrant.objects.filter(
+            event_id=stage.event_id, status=Entrant.Status.DISQUALIFIED
+        ).values_list("pk", flat=True)
+    )
+    return SetBook(sets={}, loader=load, disqualified=disqualified)
+
+
+def _save(book: SetBook) -> None:
+    fields = [
+        "entrant_a", "entrant_b", "is_bye_a", "is_bye_b", "score_a", "score_b", "winner",
+        "loser", "status", "outcome", "finished_at",
+    ]
+    changed = book.changed()
+    for s in changed:
+        s.full_clean(exclude=["stage", "entrant_a", "entrant_b", "winner", "loser"])
+    Set.objects.bulk_update(changed, fields, batch_size=500)
+
+
+def _snapshot(s: Set) -> dict[str, Any]:
+    return {
+        "status": s.status, "outcome": s.outcome, "score_a": s.score_a, "score_b": s.score_b,
+        "winner": s.winner_id, "entrant_a": s.entrant_a_id, "entrant_b": s.entrant_b_id,
+        "games": [
+            {"winner_side": g.winner_side, "characters_a": g.characters_a,
+             "characters_b": g.characters_b}
+            for g in s.games.all()
+        ] if s.pk else [],
+    }
+
+
+def _check_characters(event: Event, games: Sequence[GameInput]) -> None:
+    rule = event.character_rule
+    for side in ("a", "b"):
+        picks = [list(getattr(g, f"characters_{side}")) for g in games]
+        for i in range(1, len(games)):
+            before, now = picks[i - 1], picks[i]
+            if not before or not now:
+                continue
+            if rule == Event.CharacterRule.LOCKED and now != before:
+                raise TournamentError(
+                    TournamentErrorCode.RESULT_INVALID,
+                    f"characters are locked for the set: side {side} switched in game {i + 1}",
+                )
+            kept = games[i - 1].winner_side == side
+            if rule == Event.CharacterRule.WINNER_LOCKED and kept and now != before:
+                raise TournamentError(
+                    TournamentErrorCode.RESULT_INVALID,
+                    f"side {side} won game {i} and is locked to its characters in game {i + 1}",
+                )
+
+
+def _validate_result(s: Set, result: SetResult) -> tuple[str | None, int, int]:
+    """Check a result against the set; returns (winner side, score a, score b)."""
+    if result.forfeit:
+        if result.forfeit not in ("a", "b", "both"):
+            raise TournamentError(
+                TournamentErrorCode.RESULT_INVALID, "forfeit is 'a', 'b' or 'both'"
+            )
+        if result.games:
+            raise TournamentError(
+                TournamentErrorCode.RESULT_INVALID, "a forfeit carries no games"
+            )
+        if result.forfeit == "both":
+            return None, 0, 0
+        return ("b" if result.forfeit == "a" else "a"), 0, 0
+    if not result.games:
+        raise TournamentError(TournamentErrorCode.RESULT_INVALID, "report at least one game")
+    wins = {"a": 0, "b": 0}
+    for i, game in enumerate(result.games, 1):
+        if game.winner_side not in wins:
+            raise TournamentError(
+                TournamentErrorCode.RESULT_INVALID, f"game {i}: the winner is side 'a' or 'b'"
+            )
+        if max(wins.values()) >= s.wins_needed:
+            raise TournamentError(
+                TournamentErrorCode.RESULT_INVALID,
+                f"best of {s.best_of}: the set was decided before game {i}",
+            )
+        wins[game.winner_side] += 1
+    if max(wins.values()) < s.wins_needed:
+        raise TournamentError(
+            TournamentErrorCode.RESULT_INVALID,
+            f"best of {s.best_of}: a side needs {s.wins_needed} wins "
+            f"(reported {wins['a']}-{wins['b']})",
+        )
+    _check_characters(s.stage.event, result.games)
+    return ("a" if wins["a"] > wins["b"] else "b"), wins["a"], wins["b"]
+
+
+def _record_games(s: Set, result: SetResult, actor: Any) -> None:
+    s.games.all().delete()
+    now = timezone.now()
+    reporter = actor if actor.is_authenticated else None
+    Game.objects.bulk_create(
+        Game(
+            set=s, number=i, winner_side=g.winner_side, characters_a=list(g.characters_a),
+            characters_b=list(g.characters_b), reported_by=reporter, played_at=now,
+        )
+        for i, g in enumerate(result.games, 1)
+    )
+
+
+def _outcome(result: SetResult, *, dq: bool = False) -> str:
+    if dq:
+        return Set.Outcome.DISQUALIFICATION
+    if result.forfeit == "both":
+        return Set.Outcome.DOUBLE_FORFEIT
+    return Set.Outcome.FORFEIT if result.forfeit else Set.Outcome.PLAYED
+
+
+def stage_finish_if_done(stage: Stage) -> bool:
+    """Finish a stage when all its sets are done (Swiss: after its last round)."""
+    open_sets = stage.sets.filter(status__in=(Set.Status.WAITING, Set.Status.READY)).exists()
+    if stage.kind == Stage.Kind.SWISS and stage.current_round < (stage.swiss_rounds or 0):
+        return False
+    if open_sets or stage.status != Stage.Status.RUNNING:
+        return False
+    stage.status = Stage.Status.FINISHED
+    stage.save(update_fields=["status"])
+    event = stage.event
+    if not event.stages.filter(order__gt=stage.order).exists():
+        Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    return True
+
+
+def _stage_reopen(stage: Stage) -> None:
+    if stage.status == Stage.Status.FINISHED:
+        stage.status = Stage.Status.RUNNING
+        stage.save(update_fields=["status"])
+        Event.objects.filter(pk=stage.event_id, status=Event.Status.FINISHED).update(
+            status=Event.Status.RUNNING
+        )
+
+
+def _after_result(stage: Stage) -> None:
+    from tournaments.services.ratings import ratings_recompute
+
+    if (
+        stage.kind == Stage.Kind.SWISS
+        and stage.current_round < (stage.swiss_rounds or 0)
+        and not stage.sets.exclude(status=Set.Status.FINISHED).exists()
+    ):
+        from tournaments.services.swiss import swiss_pair_next_round
+
+        swiss_pair_next_round(stage)
+    stage_finish_if_done(stage)
+    transaction.on_commit(ratings_recompute)
+
+
+@transaction.atomic
+def set_result_report(*, set: Set, actor: Any, result: SetResult) -> Set:
+    """Record a ready set's result and advance its winner (and loser) exactly once."""
+    require_organizer(event=set.stage.event, actor=actor)
+    stage = lock_stage(set.stage)
+    book = _book_for(stage)
+    s = book.get(set.key)
+    s.stage = stage
+    if s.status == Set.Status.FINISHED:
+        raise TournamentError(
+            TournamentErrorCode.SET_ALREADY_FINISHED,
+            f"{s.round_name or s.key} is already finished; correct it instead",
+        )
+    if s.status != Set.Status.READY:
+        raise TournamentError(
+            TournamentErrorCode.SET_NOT_READY,
+            f"{s.round_name or s.key} is waiting for its entrants",
+        )
+    winner_side, score_a, score_b = _validate_result(s, result)
+    before = _snapshot(s)
+    _record_games(s, result, actor)
+    finish(book, s, winner_side=winner_side, outcome=_outcome(result),
+           score_a=score_a, score_b=score_b)
+    _save(book)
+    SetResultChange.objects.create(
+        set=s, changed_by=actor, action="forfeit" if result.forfeit else "report",
+        before=before, after=_snapshot(s),
+    )
+    _after_result(stage)
+    return s
+
+
+def _plan(book: SetBook, s: Set, winner_side: str | None, stage: Stage) -> CorrectionPlan:
+    new_winner = None
+    if winner_side is not None:
+        new_winner = s.entrant_a if winner_side == "a" else s.entrant_b
+    winner_changes = (new_winner.pk if new_winner else None) != s.winner_id
+    plan = CorrectionPlan(
+        set=s, old_winner=s.winner, new_winner=new_winner, winner_changes=winner_changes
+    )
+    if not winner_changes:
+        plan.notes.append("The winner stays the same: only this set's games and score change.")
+        return plan
+    keys = downstream_keys(book, s)
+    plan.reset_sets = [book.get(k) for k in keys]
+    plan.reset_sets = [
+        r for r in plan.reset_sets
+        if r.status != Set.Status.WAITING or r.entrant_a_id or r.entrant_b_id
+    ]
+    if stage.kind in Stage.TABLE_KINDS:
+        plan.notes.append("Standings are recomputed; sets already paired are kept.")
+    return plan
+
+
+def _plan_guard(stage: Stage, plan: CorrectionPlan) -> None:
+    if not plan.winner_changes:
+        return
+    later = Stage.objects.filter(event_id=stage.event_id, order__gt=stage.order).exclude(
+        status=Stage.Status.PENDING
+    )
+    if later.exists():
+        raise TournamentError(
+            TournamentErrorCode.STAGE_STARTED,
+            "a later stage was generated from this stage's result; the winner cannot change",
+        )
+
+
+def set_correction_preview(*, set: Set, actor: Any, result: SetResult) -> CorrectionPlan:
+    """What correcting a finished set would change; writes nothing."""
+    require_organizer(event=set.stage.event, actor=actor)
+    with transaction.atomic():
+        stage = lock_stage(set.stage)
+        book = _book_for(stage)
+        s = book.get(set.key)
+        s.stage = stage
+        if s.status != Set.Status.FINISHED:
+            raise TournamentError(
+                TournamentErrorCode.SET_NOT_FINISHED,
+                f"{s.round_name or s.key} has no result yet; report it instead",
+            )
+        winner_side, _, _ = _validate_result(s, result)
+        plan = _plan(book, s, winner_side, stage)
+        _plan_guard(stage, plan)
+        return plan
+
+
+@transaction.atomic
+def set_result_correct(
+    *, set: Set, actor: Any, result: SetResult, reason: str, confirm: bool
+) -> CorrectionPlan:
+    """Replace a finished set's result; every set that depended on it is reset and refilled.
+
+    Without ``confirm`` nothing is written and CONFIRMATION_REQUIRED names what would change.
+    """
+    plan = set_correction_preview(set=set, actor=actor, result=result)
+    if not confirm:
+        raise TournamentError(
+            TournamentErrorCode.CONFIRMATION_REQUIRED,
+            "confirm the correction: " + describe_plan(plan),
+            reset_sets=[r.key for r in plan.reset_sets],
+        )
+    if not reason.strip():
+        raise TournamentError(TournamentErrorCode.RESULT_INVALID, "say why the result changes")
+    stage = lock_stage(set.stage)
+    book = _book_for(stage)
+    s = book.get(set.key)
+    s.stage = stage
+    winner_side, score_a, score_b = _validate_result(s, result)
+    before = _snapshot(s)
+    keys = downstream_keys(book, s) if plan.winner_changes else []
+    if keys:
+        reset(book, keys, cleared_sources={s.key, *keys})
+        Game.objects.filter(set__stage=stage, set__key__in=keys).delete()
+        _stage_reopen(stage)
+    _record_games(s, result, actor)
+    if plan.winner_changes:
+        finish(book, s, winner_side=winner_side, outcome=_outcome(result),
+               score_a=score_a, score_b=score_b)
+    else:
+        s.score_a, s.score_b, s.outcome = score_a, score_b, _outcome(result)
+        book.touch(s)
+    _save(book)
+    SetResultChange.objects.create(
+        set=s, changed_by=actor, action="correct", reason=reason.strip(), before=before,
+        after=_snapshot(s), reset_set_keys=[r.key for r in plan.reset_sets],
+    )
+    _after_result(stage)
+    return plan
+
+
+def describe_plan(plan: CorrectionPlan) -> str:
+    if not plan.winner_changes:
+        return "only the score of this set changes"
+    cleared = plan.cleared_results
+    parts = [
+        f"the winner becomes {plan.new_winner.name if plan.new_winner else 'nobody'}",
+        f"{len(plan.reset_sets)} later set(s) are reset",
+    ]
+    if cleared:
+        parts.append(
+            "results cleared: " + ", ".join(f"{r.round_name or r.key} ({r})" for r in cleared)
+        )
+    return "; ".join(parts)
+
+
+@transaction.atomic
+def entrant_disqualify(*, entrant: Entrant, actor: Any, reason: str = "") -> Entrant:
+    """Disqualify an entrant: its open sets are lost by DQ now, later ones as they come."""
+    event = entrant.event
+    require_organizer(event=event, actor=actor)
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.status != Entrant.Status.REGISTERED:
+        raise TournamentError(
+            TournamentErrorCode.INVALID,
+            f"{entrant.name} is {entrant.get_status_display().lower()}",
+        )
+    entrant.status = Entrant.Status.DISQUALIFIED
+    entrant.save(update_fields=["status"])
+    stages = event.stages.filter(status=Stage.Status.RUNNING).order_by("order")
+    for stage in stages:
+        stage = lock_stage(stage)
+        book = _book_for(stage)
+        ready = Set.objects.filter(stage=stage, status=Set.Status.READY).filter(
+            Q(entrant_a=entrant) | Q(entrant_b=entrant)
+        )
+        for key in ready.values_list("key", flat=True):
+            s = book.get(key)
+            before = _snapshot(s)
+            s.status = Set.Status.WAITING  # resolve() decides again, now knowing of the DQ
+            resolve(book, s)
+            SetResultChange.objects.create(
+                set=s, changed_by=actor, action="disqualify", reason=reason,
+                before=before, after=_snapshot(s),
+            )
+        _save(book)
+        _after_result(stage)
+    return entrant
+

@@ -1,0 +1,199 @@
+"""Registration with a cap and a waitlist, withdrawal, check-in, and removing no-shows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches.models import Player
+from tournaments.errors import TournamentError, TournamentErrorCode
+from tournaments.models import Entrant, EntrantMember, Event
+from tournaments.services.common import (
+    lock_event,
+    require_member_or_organizer,
+    require_organizer,
+    stage_has_started,
+)
+
+OPEN_FOR_REGISTRATION = (Event.Status.REGISTRATION, Event.Status.CHECK_IN)
+
+
+def _refuse_if_started(event: Event) -> None:
+    if event.status in (Event.Status.RUNNING, Event.Status.FINISHED) or stage_has_started(event):
+        raise TournamentError(
+            TournamentErrorCode.STAGE_STARTED,
+            f"{event.name} has started: entrants can no longer change",
+        )
+
+
+def _registered_count(event: Event) -> int:
+    return event.entrants.filter(status=Entrant.Status.REGISTERED).count()
+
+
+@transaction.atomic
+def entrant_register(
+    *,
+    event: Event,
+    actor: Any,
+    players: Sequence[Player],
+    name: str = "",
+    lineup: Sequence[str] = (),
+    characters: Sequence[str] = (),
+) -> Entrant:
+    """Register a player or a team.
+
+    A player registers an entrant they are on (a solo entrant, or their team's roster);
+    organizers may register any roster. Past the cap, the entrant joins the waitlist.
+    """
+    event = lock_event(event)
+    is_organizer = event.is_organizer(actor)
+    if not getattr(actor, "is_authenticated", False):
+        raise TournamentError(TournamentErrorCode.NOT_YOUR_ENTRANT, "log in to register")
+    if not is_organizer and not any(p.user_id == actor.pk for p in players):
+        raise TournamentError(
+            TournamentErrorCode.NOT_YOUR_ENTRANT, "you can only register yourself (or your team)"
+        )
+    _refuse_if_started(event)
+    if event.status not in OPEN_FOR_REGISTRATION:
+        raise TournamentError(
+            TournamentErrorCode.REGISTRATION_CLOSED, f"registration for {event.name} is not open"
+        )
+    players = list(players)
+    if len({p.pk for p in players}) != len(players):
+        raise TournamentError(TournamentErrorCode.ROSTER_SIZE, "a player is listed twice")
+    if len(players) not in event.roster_sizes:
+        sizes = " or ".join(str(s) for s in event.roster_sizes)
+        raise TournamentError(
+            TournamentErrorCode.ROSTER_SIZE,
+            f"{event.get_mode_display()} entrants have {sizes} player(s), not {len(players)}",
+        )
+    lineup = [c.strip() for c in lineup if c.strip()]
+    characters = [c.strip() for c in characters]
+    if event.mode == Event.Mode.TRIPLE_THREAT and len(players) == 1 and len(lineup) != 3:
+        raise TournamentError(
+            TournamentErrorCode.LINEUP, "a Triple Threat player names a lineup of 3 characters"
+        )
+    if characters and len(characters) != len(players):
+        raise TournamentError(TournamentErrorCode.LINEUP, "name one character per player or none")
+    taken = EntrantMember.objects.filter(
+        event=event, player__in=players,
+        entrant__status__in=(Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED),
+    ).select_related("player")
+    if taken:
+        names = ", ".join(sorted(m.player.display_name for m in taken))
+        raise TournamentError(
+            TournamentErrorCode.ALREADY_REGISTERED, f"already registered for {event.name}: {names}"
+        )
+    # Withdrawn entries of these players give their roster places back.
+    EntrantMember.objects.filter(event=event, player__in=players).delete()
+    full = event.max_entrants is not None and _registered_count(event) >= event.max_entrants
+    entrant = Entrant.objects.create(
+        event=event,
+        name=name.strip() or " / ".join(p.display_name for p in players),
+        status=Entrant.Status.WAITLISTED if full else Entrant.Status.REGISTERED,
+        lineup=lineup,
+    )
+    EntrantMember.objects.bulk_create(
+        EntrantMember(
+            entrant=entrant, event=event, player=p, order=i,
+            character=characters[i] if characters else "",
+        )
+        for i, p in enumerate(players)
+    )
+    return entrant
+
+
+def _promote_waitlist(event: Event) -> list[Entrant]:
+    promoted = []
+    if event.max_entrants is None:
+        free = event.entrants.filter(status=Entrant.Status.WAITLISTED).count()
+    else:
+        free = max(0, event.max_entrants - _registered_count(event))
+    for entrant in event.entrants.filter(status=Entrant.Status.WAITLISTED).order_by(
+        "registered_at", "id"
+    )[:free]:
+        entrant.status = Entrant.Status.REGISTERED
+        entrant.save(update_fields=["status"])
+        promoted.append(entrant)
+    return promoted
+
+
+@transaction.atomic
+def entrant_withdraw(*, entrant: Entrant, actor: Any) -> list[Entrant]:
+    """Withdraw before the event starts; returns the waitlisted entrants promoted in order."""
+    require_member_or_organizer(entrant=entrant, actor=actor)
+    event = lock_event(entrant.event)
+    _refuse_if_started(event)
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.status not in (Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED):
+        raise TournamentError(TournamentErrorCode.INVALID, f"{entrant.name} is not registered")
+    entrant.status = Entrant.Status.WITHDRAWN
+    entrant.seed = None
+    entrant.checked_in_at = None
+    entrant.save(update_fields=["status", "seed", "checked_in_at"])
+    return _promote_waitlist(event)
+
+
+@transaction.atomic
+def event_capacity_change(*, event: Event, actor: Any, max_entrants: int | None) -> list[Entrant]:
+    """Change the cap; raising it promotes the waitlist in order."""
+    require_organizer(event=event, actor=actor)
+    event = lock_event(event)
+    _refuse_if_started(event)
+    if max_entrants is not None and max_entrants < _registered_count(event):
+        raise TournamentError(
+            TournamentErrorCode.INVALID,
+            "the cap cannot go below the number of registered entrants",
+        )
+    event.max_entrants = max_entrants
+    event.save(update_fields=["max_entrants"])
+    return _promote_waitlist(event)
+
+
+def check_in_is_open(event: Event, now: Any = None) -> bool:
+    now = now or timezone.now()
+    if event.status != Event.Status.CHECK_IN:
+        return False
+    if event.check_in_opens_at and now < event.check_in_opens_at:
+        return False
+    return not (event.check_in_closes_at and now >= event.check_in_closes_at)
+
+
+@transaction.atomic
+def entrant_check_in(*, entrant: Entrant, actor: Any) -> Entrant:
+    """A roster member (or an organizer) checks the entrant in while the window is open."""
+    require_member_or_organizer(entrant=entrant, actor=actor)
+    event = lock_event(entrant.event)
+    _refuse_if_started(event)
+    if not check_in_is_open(event):
+        raise TournamentError(
+            TournamentErrorCode.CHECK_IN_CLOSED, f"check-in for {event.name} is not open"
+        )
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.status != Entrant.Status.REGISTERED:
+        raise TournamentError(
+            TournamentErrorCode.INVALID,
+            f"{entrant.name} is {entrant.get_status_display().lower()}, not registered",
+        )
+    if entrant.checked_in_at is None:
+        entrant.checked_in_at = timezone.now()
+        entrant.save(update_fields=["checked_in_at"])
+    return entrant
+
+
+@transaction.atomic
+def event_remove_unchecked(*, event: Event, actor: Any) -> list[Entrant]:
+    """Remove registered entrants who did not check in (before the first stage is generated)."""
+    require_organizer(event=event, actor=actor)
+    event = lock_event(event)
+    _refuse_if_started(event)
+    removed = list(
+        event.entrants.filter(status=Entrant.Status.REGISTERED, checked_in_at__isnull=True)
+    )
+    event.entrants.filter(pk__in=[e.pk for e in removed]).update(
+        status=Entrant.Status.REMOVED, seed=None
+    )
+    return removed
