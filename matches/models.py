@@ -17,3 +17,239 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+
+class Match(models.Model):
+    """A game of Yomi between two sides, standalone or played for an event's set.
+
+    The event's set points here, never the reverse (DESIGN.md). ``managers`` are the users who may
+    act for the match besides its players: the tournaments app sets them to the event's organizers.
+    """
+
+    class Mode(models.TextChoices):
+        VERSUS = "versus", "Versus (1v1)"
+        TRIPLE_THREAT = "triple_threat", "Triple Threat"
+        TAG_TEAM = "tag_team", "Tag Team (2v2)"
+        DRAMATIC_BATTLE = "dramatic_battle", "Dramatic Battle (2v1)"
+
+    class Status(models.TextChoices):
+        AWAITING_LOG = "awaiting_log", "Awaiting a log"
+        VERIFYING = "verifying", "Verifying"
+        AWAITING_CONFIRMATION = "awaiting_confirmation", "Awaiting confirmation"
+        DISPUTED = "disputed", "Disputed"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    class ResultSource(models.TextChoices):
+        NONE = "", "No result"
+        LOG = "log", "Verified log"
+        OVERRIDE = "override", "Organizer override"
+
+    mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.VERSUS)
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.AWAITING_LOG)
+    managers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="managed_matches"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # The result: side 1 or 2 won, or a draw (winner_side None with is_draw).
+    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_draw = models.BooleanField(default=False)
+    result_source = models.CharField(
+        max_length=10, choices=ResultSource.choices, default=ResultSource.NONE, blank=True
+    )
+    result_log = models.ForeignKey(
+        "MatchLog", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # The app that owns the match (tournaments, for an event's set) names a Celery task to run
+    # with the match id after each result change: the result flows up without an upward import.
+    result_callback_task = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(winner_side__isnull=True) | models.Q(winner_side__in=[1, 2]),
+                name="match_winner_side_1_or_2",
+            ),
+            models.CheckConstraint(
+                condition=~(models.Q(is_draw=True) & models.Q(winner_side__isnull=False)),
+                name="match_draw_has_no_winner",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk}"
+
+    @property
+    def has_result(self) -> bool:
+        return self.is_draw or self.winner_side is not None
+
+
+class MatchSide(models.Model):
+    """A player on side 1 or 2 of a match (Versus: one each; team modes: the roster)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
+    side = models.PositiveSmallIntegerField(choices=[(1, "Side 1"), (2, "Side 2")])
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="match_sides")
+    order = models.PositiveSmallIntegerField(default=0)
+    character = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["match", "side", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="matchside_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} (side {self.side})"
+
+
+class MatchLog(models.Model):
+    """A match log stored exactly as submitted; one row per distinct content per match."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="logs")
+    text = models.TextField()
+    sha256 = models.CharField(max_length=64)
+    size_bytes = models.PositiveIntegerField()
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "sha256"], name="matchlog_unique_content"),
+        ]
+
+    def __str__(self) -> str:
+        return f"log {self.sha256[:12]} for match {self.match_id}"
+
+
+class LogEndorsement(models.Model):
+    """Someone vouching for a log: by submitting it (again) or by confirming it.
+
+    A legal log becomes the match result once every side has a player endorsing it.
+    """
+
+    class Via(models.TextChoices):
+        SUBMISSION = "submission", "Submitted it"
+        CONFIRMATION = "confirmation", "Confirmed it"
+
+    log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="endorsements")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    side = models.PositiveSmallIntegerField(null=True, blank=True)  # None: organizer or staff
+    via = models.CharField(max_length=12, choices=Via.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["log", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["log", "user"], name="endorsement_once_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.get_via_display().lower()} log {self.log_id}"
+
+
+class VerificationRun(models.Model):
+    """One replay of a log by the rules engine, with its verdict."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        LEGAL = "legal", "Legal"
+        ILLEGAL = "illegal", "Illegal"
+        RESULT_MISMATCH = "result_mismatch", "Result mismatch"
+        ERROR = "error", "Engine error"
+
+    FINISHED_STATUSES = (Status.LEGAL, Status.ILLEGAL, Status.RESULT_MISMATCH, Status.ERROR)
+
+    log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="runs")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    verdict = models.JSONField(default=dict, blank=True)
+    engine_version = models.CharField(max_length=32, blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["log", "-created_at", "-id"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"run {self.pk} of {self.log}: {self.status}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in self.FINISHED_STATUSES
+
+
+class Dispute(models.Model):
+    """Two different legal logs for the same match; an organizer settles it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    log_a = models.ForeignKey(MatchLog, on_delete=models.PROTECT, related_name="+")
+    log_b = models.ForeignKey(MatchLog, on_delete=models.PROTECT, related_name="+")
+    # Index of the first event where the two logs differ (None: they differ before the events).
+    first_divergence_index = models.PositiveIntegerField(null=True, blank=True)
+    divergence = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    resolution = models.TextField(blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"dispute {self.pk} on match {self.match_id} ({self.status})"
+
+
+class AuditEntry(models.Model):
+    """Who changed what on a match, why and when (overrides, dispute rulings, re-verification)."""
+
+    class Action(models.TextChoices):
+        LOG_SUBMITTED = "log_submitted", "Log submitted"
+        LOG_CONFIRMED = "log_confirmed", "Log confirmed"
+        RESULT_CONFIRMED = "result_confirmed", "Result confirmed"
+        DISPUTE_OPENED = "dispute_opened", "Dispute opened"
+        RESULT_OVERRIDDEN = "result_overridden", "Result overridden"
+        REVERIFY_REQUESTED = "reverify_requested", "Re-verification requested"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    action = models.CharField(max_length=24, choices=Action.choices)
+    reason = models.TextField(blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.action} on match {self.match_id}"

@@ -1,0 +1,23 @@
+"""Writes for matches: creation, log submission, verification, confirmation, overrides.
+
+Each flow locks the match row first (then any run row), so concurrent submissions, verifications
+and confirmations of one match are serialised and a result is applied exactly once.
+"""
+
+from matches.services.matches import match_create, match_user_side
+from matches.services.results import match_log_confirm, match_result_override, match_settle
+from matches.services.submission import MAX_LOG_BYTES, SubmissionOutcome, match_log_submit
+from matches.services.verification import match_log_verify, match_run_requeue
+
+__all__ = [
+    "MAX_LOG_BYTES",
+    "SubmissionOutcome",
+    "match_create",
+    "match_log_confirm",
+    "match_log_submit",
+    "match_log_verify",
+    "match_result_override",
+    "match_run_requeue",
+    "match_settle",
+    "match_user_side",
+]

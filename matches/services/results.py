@@ -1,0 +1,202 @@
+"""From verdicts to a match result: confirmation, disputes and organizer overrides.
+
+``match_settle`` is the one place that decides a match's status from its logs and their latest
+verification runs; every flow that changes a log, a run or an endorsement calls it with the match
+row locked, so the result is applied exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import current_app
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from matches import engine
+from matches.errors import MatchError, MatchErrorCode
+from matches.models import (
+    AuditEntry,
+    Dispute,
+    LogEndorsement,
+    Match,
+    MatchLog,
+    VerificationRun,
+)
+from matches.services.matches import match_authorize_manager, match_user_side
+from matches.status import match_status_change
+
+MS = Match.Status
+RS = VerificationRun.Status
+
+
+def _latest_runs(match: Match) -> dict[int, VerificationRun]:
+    latest: dict[int, VerificationRun] = {}
+    for run in VerificationRun.objects.filter(log__match=match).order_by("-created_at", "-id"):
+        latest.setdefault(run.log_id, run)
+    return latest
+
+
+def verdict_winner_side(verdict: dict[str, Any]) -> int | None:
+    """Side 1 is the log's P1, side 2 its P2; None is a draw."""
+    winner = (verdict.get("final") or {}).get("winner")
+    return {"P1": 1, "P2": 2}.get(winner) if winner else None
+
+
+def _result_snapshot(match: Match) -> dict[str, Any]:
+    return {
+        "status": match.status,
+        "winner_side": match.winner_side,
+        "is_draw": match.is_draw,
+        "result_source": match.result_source,
+        "result_log": match.result_log_id,
+    }
+
+
+def _result_callback_on_commit(match: Match) -> None:
+    if not match.result_callback_task:
+        return
+    name, match_id = match.result_callback_task, match.pk
+    transaction.on_commit(lambda: current_app.tasks[name].delay(match_id))
+
+
+def _change(match: Match, new: str) -> None:
+    if match.status != new:
+        match_status_change(match, new)
+
+
+def match_settle(match: Match) -> bool:
+    """Recompute the status of a locked match from its logs; True if it became confirmed."""
+    if match.status in (MS.CONFIRMED, MS.DISPUTED):
+        return False
+    latest = _latest_runs(match)
+    logs = list(match.logs.order_by("created_at", "id"))
+    legal = [log for log in logs if latest.get(log.pk) and latest[log.pk].status == RS.LEGAL]
+    is_pending = any(run.status in (RS.PENDING, RS.RUNNING) for run in latest.values())
+    became_confirmed = False
+    if len(legal) >= 2:
+        first, second = legal[0], legal[1]
+        index, divergence = engine.logs_first_divergence(first.text, second.text)
+        Dispute.objects.create(
+            match=match, log_a=first, log_b=second,
+            first_divergence_index=index, divergence=divergence,
+        )
+        _change(match, MS.DISPUTED)
+        AuditEntry.objects.create(
+            match=match, action=AuditEntry.Action.DISPUTE_OPENED,
+            after={"logs": [first.pk, second.pk], "first_divergence_index": index},
+        )
+    elif len(legal) == 1:
+        log = legal[0]
+        sides = set(log.endorsements.exclude(side=None).values_list("side", flat=True))
+        if sides >= {1, 2}:
+            verdict = latest[log.pk].verdict
+            winner_side = verdict_winner_side(verdict)
+            _change(match, MS.CONFIRMED)
+            match.winner_side = winner_side
+            match.is_draw = winner_side is None
+            match.result_source = Match.ResultSource.LOG
+            match.result_log = log
+            AuditEntry.objects.create(
+                match=match, action=AuditEntry.Action.RESULT_CONFIRMED,
+                after=_result_snapshot(match),
+            )
+            became_confirmed = True
+        elif not is_pending:
+            _change(match, MS.AWAITING_CONFIRMATION)
+    elif is_pending:
+        _change(match, MS.VERIFYING)
+    else:
+        _change(match, MS.AWAITING_LOG)
+    match.save()
+    if became_confirmed:
+        _result_callback_on_commit(match)
+    return became_confirmed
+
+
+def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
+    """The opponent confirms the verified log; the match result then becomes final.
+
+    Repeating a confirmation that already took effect changes nothing (retries are safe).
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        side = match_user_side(match, user)
+        if side is None:
+            raise MatchError(
+                MatchErrorCode.NOT_ALLOWED, "only a player of the other side may confirm a log"
+            )
+        if (
+            match.status == MS.CONFIRMED
+            and match.result_log is not None
+            and match.result_log.endorsements.filter(user=user).exists()
+        ):
+            return match  # already confirmed by this user: a retry changes nothing
+        if match.status != MS.AWAITING_CONFIRMATION:
+            raise MatchError(
+                MatchErrorCode.NOTHING_TO_CONFIRM,
+                f"the match is {match.get_status_display().lower()}: there is no verified log "
+                "waiting for confirmation",
+                status=match.status,
+            )
+        latest = _latest_runs(match)
+        log = next(
+            log
+            for log in match.logs.all()
+            if log.pk in latest and latest[log.pk].status == RS.LEGAL
+        )
+        if log.endorsements.filter(side=side).exists():
+            raise MatchError(
+                MatchErrorCode.NOTHING_TO_CONFIRM,
+                "your side already vouched for this log; the other side must confirm it",
+            )
+        LogEndorsement.objects.create(
+            log=log, user=user, side=side, via=LogEndorsement.Via.CONFIRMATION
+        )
+        AuditEntry.objects.create(
+            match=match, actor=user, action=AuditEntry.Action.LOG_CONFIRMED,
+            after={"log": log.pk, "via": "confirmation"},
+        )
+        match_settle(match)
+    return match
+
+
+def match_result_override(
+    *,
+    match: Match,
+    actor: AbstractBaseUser,
+    winner_side: int | None,
+    is_draw: bool = False,
+    reason: str,
+    log: MatchLog | None = None,
+) -> Match:
+    """An organizer sets or corrects the result, with a reason; recorded in the audit log."""
+    if not reason.strip():
+        raise MatchError(MatchErrorCode.REASON_REQUIRED, "say why the result is overridden")
+    if is_draw == (winner_side is not None) or winner_side not in (None, 1, 2):
+        raise MatchError(
+            MatchErrorCode.INVALID_RESULT, "give either the winning side (1 or 2) or a draw"
+        )
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        match_authorize_manager(match, actor, "override a result")
+        if log is not None and log.match_id != match.pk:
+            raise MatchError(MatchErrorCode.INVALID_RESULT, "that log belongs to another match")
+        before = _result_snapshot(match)
+        match_status_change(match, MS.CONFIRMED)
+        match.winner_side = winner_side
+        match.is_draw = is_draw
+        match.result_source = Match.ResultSource.OVERRIDE
+        match.result_log = log
+        match.save()
+        match.disputes.filter(status=Dispute.Status.OPEN).update(
+            status=Dispute.Status.RESOLVED, resolved_by=actor, resolution=reason,
+            resolved_at=timezone.now(),
+        )
+        AuditEntry.objects.create(
+            match=match, actor=actor, action=AuditEntry.Action.RESULT_OVERRIDDEN,
+            reason=reason, before=before, after=_result_snapshot(match),
+        )
+        _result_callback_on_commit(match)
+    return match

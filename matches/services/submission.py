@@ -1,0 +1,108 @@
+"""Submitting a match log: read it at once, store it exactly as sent, verify it in a worker."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from matches import engine
+from matches.errors import MatchError, MatchErrorCode
+from matches.models import AuditEntry, LogEndorsement, Match, MatchLog, VerificationRun
+from matches.services.matches import match_authorize_player_or_manager
+from matches.services.results import match_settle
+from matches.status import match_status_change
+
+MAX_LOG_BYTES = 2 * 1024 * 1024  # 2 MB: a long Versus game is well under 200 kB
+
+
+@dataclass(frozen=True)
+class SubmissionOutcome:
+    log: MatchLog
+    is_new: bool  # False: the same content was already stored for this match
+    run: VerificationRun | None  # the verification queued for a new log
+
+
+def log_text_decode(log_bytes: bytes) -> str:
+    """Check the size and encoding and parse the log; raise a MatchError naming what is wrong."""
+    size = len(log_bytes)
+    if size > MAX_LOG_BYTES:
+        raise MatchError(
+            MatchErrorCode.LOG_TOO_LARGE,
+            f"the log is {size:,} bytes; the limit is {MAX_LOG_BYTES:,} bytes (2 MB)",
+            size_bytes=size, limit_bytes=MAX_LOG_BYTES,
+        )
+    try:
+        text = log_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MatchError(
+            MatchErrorCode.LOG_UNREADABLE,
+            f"the log is not UTF-8 text (byte {exc.start})",
+            json_path="$", reason="not UTF-8 text",
+        ) from None
+    try:
+        engine.log_check_readable(text)
+    except engine.Unreadable as exc:
+        raise MatchError(
+            MatchErrorCode.LOG_UNREADABLE,
+            f"the log cannot be read at {exc.json_path}: {exc.reason}",
+            json_path=exc.json_path, reason=exc.reason,
+        ) from None
+    return text
+
+
+def match_log_submit(
+    *, match: Match, submitted_by: AbstractBaseUser, log_bytes: bytes
+) -> SubmissionOutcome:
+    """Store a log for ``match`` and queue its verification once the transaction commits.
+
+    Sending the same bytes again is the same submission (no new row). The opponent sending the
+    identical log counts as their confirmation (DESIGN.md, flow step 4).
+    """
+    # Reading happens before any lock or write: a bad log is refused with nothing stored.
+    text = log_text_decode(log_bytes)
+    sha256 = hashlib.sha256(log_bytes).hexdigest()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        side = match_authorize_player_or_manager(match, submitted_by, "submit a log")
+        if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
+            raise MatchError(
+                MatchErrorCode.MATCH_CLOSED,
+                f"the match is {match.get_status_display().lower()}; "
+                "only an organizer can change its result now",
+                status=match.status,
+            )
+        log, is_new = MatchLog.objects.get_or_create(
+            match=match, sha256=sha256,
+            defaults={"text": text, "size_bytes": len(log_bytes), "submitted_by": submitted_by},
+        )
+        _, is_new_endorsement = LogEndorsement.objects.get_or_create(
+            log=log, user=submitted_by,
+            defaults={"side": side, "via": LogEndorsement.Via.SUBMISSION},
+        )
+        run = None
+        if is_new:
+            run = VerificationRun.objects.create(log=log, requested_by=submitted_by)
+            if match.status != Match.Status.VERIFYING:
+                match_status_change(match, Match.Status.VERIFYING)
+                match.save(update_fields=["status", "updated_at"])
+            AuditEntry.objects.create(
+                match=match, actor=submitted_by, action=AuditEntry.Action.LOG_SUBMITTED,
+                after={"log": log.pk, "sha256": sha256, "size_bytes": log.size_bytes},
+            )
+            _verification_enqueue_on_commit(run.pk)
+        elif is_new_endorsement:
+            AuditEntry.objects.create(
+                match=match, actor=submitted_by, action=AuditEntry.Action.LOG_CONFIRMED,
+                after={"log": log.pk, "via": "identical submission"},
+            )
+            match_settle(match)
+    return SubmissionOutcome(log=log, is_new=is_new, run=run)
+
+
+def _verification_enqueue_on_commit(run_id: int) -> None:
+    from matches.tasks import match_log_verify_task
+
+    transaction.on_commit(lambda: match_log_verify_task.delay(run_id))
