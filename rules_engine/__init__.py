@@ -1,7 +1,17 @@
 """Yomi rules engine: pure Python (standard library only).
 
-Plays and verifies Yomi games by `shared/rules/RULES.md`. Nothing here may import Django or a
-project app (checked by import-linter and by tests/rules_engine/test_import_purity.py).
+Plays and verifies Yomi Versus games by `shared/rules/RULES.md`. Nothing here may import Django
+or a project app (import-linter contract; tests/rules_engine/test_replay.py checks it too).
+
+Public API (modules, one responsibility each):
+- :mod:`rules_engine.cards`: Rank, Suit, Card, Move, MoveType, ComboType, Character, character().
+- :mod:`rules_engine.ruleset`: Ruleset (the ``opt.*`` options with their defaults).
+- :mod:`rules_engine.game`: Game (actor, legal_actions, apply), Outcome.
+- :mod:`rules_engine.actions`: the choices (Commit, NoCard, Combo, Pump, Stop, PowerUp, ...).
+- :mod:`rules_engine.log`: parse_log / MatchLog (format version 1, docs/log-format.md).
+- :mod:`rules_engine.replay`: replay(log) -> Verdict.
+- :mod:`rules_engine.errors`: LogSyntaxError, IllegalActionError, EngineInvariantError.
+- :mod:`rules_engine.bots`, :mod:`rules_engine.selfplay`: bots and self-play.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

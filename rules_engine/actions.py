@@ -1,0 +1,278 @@
+"""Actions: the choices a player makes at a decision point (DP table, RULES.md §3.5).
+
+Glossary: *commit* = put a combat card face down with an orientation (C1, DP-2); *no-card* =
+decline to commit (NC-1); *face down* = the loser's Rewind/bluff card (C9, DP-6); *combo* = add a
+move from hand to the winner's combo (C10, DP-7); *pump* = discard cards to add damage to a move
+already in the combo (PM-1); *search* = take owed Aces from discard pile and/or deck (PU-5,
+DP-11); *power up* = discard sets and search (P2-P5, DP-9).
+
+Responsibility: the action values and their JSON event form (``to_json``). Whether an action is
+legal is the game's business (:mod:`rules_engine.game`), not this module's.
+
+A move is named by its type, plus its name where a card has two moves of that type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rules_engine.cards import Card, MoveType
+
+
+def _codes(cards: tuple[Card, ...]) -> list[str]:
+    return [c.code for c in cards]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base class; ``kind`` is the event's ``"action"`` value in the log."""
+
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind}
+
+    def __str__(self) -> str:
+        return self.kind.replace("_", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Tabletop logs: the card a draw produced (a chance outcome, recorded card by card)."""
+
+    kind: ClassVar[str] = "draw"
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "card": self.card.code}
+
+    def __str__(self) -> str:
+        return f"draw {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class WinInitiative(Action):
+    """Tabletop logs: the turn-1 coin flip (S-6, INI-3) was won by the event's player."""
+
+    kind: ClassVar[str] = "initiative"
+
+
+def _move_json(out: dict[str, Any], move_type: MoveType | None, name: str | None) -> None:
+    if move_type is not None:
+        out["move"] = move_type.value
+    if name is not None:
+        out["name"] = name
+
+
+def _move_str(card: Card, move_type: MoveType | None, name: str | None) -> str:
+    if move_type is None:
+        return card.code
+    text = f"{card.code} {move_type.value}"
+    return f"{text} '{name}'" if name else text
+
+
+@dataclass(frozen=True, slots=True)
+class Commit(Action):
+    """C1: a combat card face down with the chosen move toward the opponent (None for a Joker)."""
+
+    kind: ClassVar[str] = "commit"
+    card: Card
+    move: MoveType | None = None
+    name: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.kind, "card": self.card.code}
+        _move_json(out, self.move, self.name)
+        return out
+
+    def __str__(self) -> str:
+        return f"commit {_move_str(self.card, self.move, self.name)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NoCard(Action):
+    """C1: declare no-card (NC-1)."""
+
+    kind: ClassVar[str] = "no_card"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """CF-08 FAQ_PENALTY: the opponent keeps its committed card instead of choosing again."""
+
+    kind: ClassVar[str] = "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class PayAces(Action):
+    """C3 (DP-4): the Aces from hand that pay a revealed Ace's mandatory cost."""
+
+    kind: ClassVar[str] = "pay_aces"
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "cards": _codes(self.cards)}
+
+    def __str__(self) -> str:
+        return f"pay Aces {' '.join(_codes(self.cards))}"
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDown(Action):
+    """C9 (DP-6): the loser puts a card face down (a Joker = Rewind Time, else a bluff)."""
+
+    kind: ClassVar[str] = "face_down"
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "card": self.card.code}
+
+    def __str__(self) -> str:
+        return f"face down {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Decline: no Rewind/bluff card (C9), no ability (INI-4), no optional draw."""
+
+    kind: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Action):
+    """Take an optional benefit (``opt.rewindDraw=IF_PREVENTED_MAY``: draw the 2 cards)."""
+
+    kind: ClassVar[str] = "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class Combo(Action):
+    """C10 (DP-7): play a move from hand as the next combo move or as the hit-back.
+
+    ``aces`` pays the move's mandatory Ace cost when it is played (CB-9).
+    """
+
+    kind: ClassVar[str] = "combo"
+    card: Card
+    move: MoveType
+    name: str | None = None
+    aces: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.kind, "card": self.card.code}
+        _move_json(out, self.move, self.name)
+        if self.aces:
+            out["aces"] = _codes(self.aces)
+        return out
+
+    def __str__(self) -> str:
+        return f"combo {_move_str(self.card, self.move, self.name)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pump(Action):
+    """C10 (PM-1): discard ``cards`` to pump the combo move at index ``target`` (0 = first)."""
+
+    kind: ClassVar[str] = "pump"
+    target: int
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "target": self.target, "cards": _codes(self.cards)}
+
+    def __str__(self) -> str:
+        return f"pump move {self.target} with {' '.join(_codes(self.cards))}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop(Action):
+    """C10 (CB-11): end the combo."""
+
+    kind: ClassVar[str] = "stop"
+
+
+@dataclass(frozen=True, slots=True)
+class Search(Action):
+    """ACE-SEARCH (PU-5, DP-11) after a Gold Burst: which Aces from which zone."""
+
+    kind: ClassVar[str] = "search"
+    from_discard: tuple[Card, ...] = ()
+    from_deck: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "from_discard": _codes(self.from_discard),
+                "from_deck": _codes(self.from_deck)}
+
+    def __str__(self) -> str:
+        return (f"search (discard: {' '.join(_codes(self.from_discard)) or '-'}, "
+                f"deck: {' '.join(_codes(self.from_deck)) or '-'})")
+
+
+@dataclass(frozen=True, slots=True)
+class PowerUp(Action):
+    """P2-P5 (DP-9): discard same-rank sets, then take the owed Aces."""
+
+    kind: ClassVar[str] = "power_up"
+    sets: tuple[Card, ...] = ()
+    from_discard: tuple[Card, ...] = ()
+    from_deck: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "sets": _codes(self.sets),
+                "from_discard": _codes(self.from_discard), "from_deck": _codes(self.from_deck)}
+
+    def __str__(self) -> str:
+        return (f"power up (sets: {' '.join(_codes(self.sets)) or '-'}, "
+                f"discard: {' '.join(_codes(self.from_discard)) or '-'}, "
+                f"deck: {' '.join(_codes(self.from_deck)) or '-'})")
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """K2 (HL-1, DP-10): the cards discarded down to the hand limit."""
+
+    kind: ClassVar[str] = "discard"
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "cards": _codes(self.cards)}
+
+    def __str__(self) -> str:
+        return f"discard {' '.join(_codes(self.cards))}"
+
+
+@dataclass(frozen=True, slots=True)
+class UseAbility(Action):
+    """DP-1: play an ability (named as printed) with its choices.
+
+    ``card`` is the card played from hand (None for an innate); ``cards`` are cards chosen for
+    its cost or effect (what they mean is the ability's business); ``option`` is a named choice.
+    """
+
+    kind: ClassVar[str] = "ability"
+    ability: str
+    card: Card | None = None
+    cards: tuple[Card, ...] = ()
+    option: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.kind, "ability": self.ability}
+        if self.card is not None:
+            out["card"] = self.card.code
+        if self.cards:
+            out["cards"] = _codes(self.cards)
+        if self.option is not None:
+            out["option"] = self.option
+        return out
+
+    def __str__(self) -> str:
+        extra = f" with {self.card}" if self.card is not None else ""
+        return f"ability '{self.ability}'{extra}"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (Draw, WinInitiative, Commit, NoCard, Keep, PayAces, FaceDown, Pass, Accept,
+                Combo, Pump, Stop, Search, PowerUp, Discard, UseAbility)
+}

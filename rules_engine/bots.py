@@ -1,0 +1,185 @@
+"""Bots for self-play: a random-but-legal bot and a greedy bot.
+
+Glossary: a *bot* picks one of the legal actions the game lists for its player. Bots never
+bypass the game's checks: whatever they choose goes through :meth:`Game.apply`.
+
+Responsibility: choosing. The random bot draws from the portable PRNG (so a seed reproduces a
+game anywhere); the greedy bot plays the highest-damage combo it can find and otherwise makes
+simple, sensible combat choices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from rules_engine import combat as cb
+from rules_engine.actions import (
+    Action,
+    Combo,
+    Commit,
+    Discard,
+    FaceDown,
+    Keep,
+    NoCard,
+    Pass,
+    PowerUp,
+    Pump,
+    Search,
+    Stop,
+)
+from rules_engine.cards import Card, ComboType, Move, MoveType
+from rules_engine.game import Game, PlayerState
+from rules_engine.rng import SplitMix64
+from rules_engine.types import PlayerId
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, game: Game, player: PlayerId, legal: Sequence[Action]) -> Action: ...
+
+
+class RandomBot:
+    """Uniform over the kinds of legal action, then uniform within the kind.
+
+    Grouping by kind first keeps games playable: otherwise the many ways to pump would drown
+    the single "stop".
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = SplitMix64(seed)
+
+    def choose(self, game: Game, player: PlayerId, legal: Sequence[Action]) -> Action:
+        groups: dict[str, list[Action]] = {}
+        for a in legal:
+            groups.setdefault(a.kind, []).append(a)
+        kinds = list(groups)
+        group = groups[kinds[self.rng.below(len(kinds))]]
+        return group[self.rng.below(len(group))]
+
+
+def _card_value(c: Card) -> int:
+    """How much a bot wants to keep a card (Jokers and Aces most)."""
+    if c.is_joker:
+        return 100
+    assert c.rank is not None
+    return int(c.rank)
+
+
+class GreedyBot:
+    """Highest-damage combo available, sensible combat choices, Rewind Jokers when it can."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = SplitMix64(seed)
+
+    def choose(self, game: Game, player: PlayerId, legal: Sequence[Action]) -> Action:
+        first = legal[0]
+        ps = game.state(player)
+        if isinstance(first, NoCard) or any(isinstance(a, Commit) for a in legal):
+            return self._commit(game, ps, legal)
+        if any(isinstance(a, Combo | Pump) for a in legal) or isinstance(first, Stop):
+            return self._combo(game, ps, legal)
+        if any(isinstance(a, FaceDown) for a in legal):
+            jokers = [a for a in legal if isinstance(a, FaceDown) and a.card.is_joker]
+            return jokers[0] if jokers else next(a for a in legal if isinstance(a, Pass))
+        if isinstance(first, Search):
+            return max(legal, key=lambda a: len(a.from_discard) + len(a.from_deck)
+                       if isinstance(a, Search) else -1)
+        if isinstance(first, PowerUp):
+            return max(legal, key=lambda a: (len(a.from_discard) + len(a.from_deck),
+                                             -len(a.sets)) if isinstance(a, PowerUp) else (-1, 0))
+        if isinstance(first, Discard):
+            return min(legal, key=lambda a: sum(_card_value(c) for c in a.cards)
+                       if isinstance(a, Discard) else 0)
+        if isinstance(first, Keep):
+            return first
+        return legal[self.rng.below(len(legal))]
+
+    def _commit(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
+        commits = [a for a in legal if isinstance(a, Commit)]
+        if not commits:
+            return legal[0]
+        opp = game.state(ps.player.other)
+
+        def score(a: Commit) -> float:
+            if a.card.is_joker:
+                return 1.0
+            m = game.resolve_move(ps, a.card, a.move, a.name, "C1")
+            if m.type is MoveType.DODGE:
+                return -5.0 if ps.knocked_down else 2.0
+            if m.type is MoveType.BLOCK:
+                return 3.0 - 0.1 * int(m.rank)
+            bonus = 3.0 if opp.knocked_down and m.type is MoveType.THROW else 0.0
+            speed = (m.speed or 0) / 10
+            return m.damage / 3 + bonus - 0.3 * speed
+        # A little variety so greedy mirrors do not repeat one line forever.
+        ranked = sorted(commits, key=score, reverse=True)
+        pick = 0 if self.rng.below(4) else min(1, len(ranked) - 1)
+        return ranked[pick]
+
+    def _combo(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
+        combos = [a for a in legal if isinstance(a, Combo)]
+        if combos:
+            best = self._best_plan(game, ps, combos)
+            if best is not None:
+                return best
+        pumps = [a for a in legal if isinstance(a, Pump)
+                 and not any(c.is_joker for c in a.cards)]
+        if pumps:
+            return max(pumps, key=lambda p: (len(p.cards),
+                                             -sum(_card_value(c) for c in p.cards)))
+        return next(a for a in legal if isinstance(a, Stop))
+
+    def _best_plan(self, game: Game, ps: PlayerState, combos: Sequence[Combo]) -> Combo | None:
+        """The first move of the highest-damage sequence of combo moves from hand."""
+        prev = game.combo[-1].move if game.combo and not game.hit_back else None
+        best_damage, best = 0, None
+        for a in combos:
+            m = game.resolve_move(ps, a.card, a.move, a.name, "C10")
+            used = {a.card, *a.aces}
+            rest = [c for c in ps.hand if c not in used]
+            spent = ps.combo_points_spent + (m.combo_points or 0)
+            closed = game.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+            dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent, rest, 4))
+            if dmg > best_damage:
+                best_damage, best = dmg, a
+        del prev
+        return best
+
+    def _extend(self, game: Game, ps: PlayerState, prev: Move, spent: int, hand: list[Card],
+                depth: int) -> int:
+        if depth == 0:
+            return 0
+        best = 0
+        limit = ps.character.combo_limit
+        for c in dict.fromkeys(hand):
+            if c.is_joker:
+                continue
+            for m in ps.character.moves_of(c):
+                if not m.is_attack_or_throw or m.requires is not None or m.extra_aces:
+                    continue
+                cost = m.combo_points or 0
+                if cost and spent + cost > limit:
+                    continue
+                if cb.follow_violation(prev, m, game.ruleset) is not None:
+                    continue
+                rest = list(hand)
+                rest.remove(c)
+                closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+                dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent + cost, rest,
+                                                                 depth - 1))
+                best = max(best, dmg)
+        return best
+
+
+def make_bot(kind: str, seed: int) -> Bot:
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "greedy":
+        return GreedyBot(seed)
+    raise ValueError(f"unknown bot {kind!r} (random or greedy)")

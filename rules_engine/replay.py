@@ -1,0 +1,162 @@
+"""The verifier: replay a match log through the game and return a :class:`Verdict`.
+
+Glossary: *legal* = every event was a legal choice at its decision point and the game ended
+with the claimed result; *illegal* = the first illegal event (or a log that stops before the
+game ends, or continues after it); *result_mismatch* = every event legal but the claimed result
+differs; *unreadable* = the input is not a readable version-1 log; *engine_error* = the engine
+contradicted itself (our bug, never the player's).
+
+Responsibility: only replay. Verification is replay through the same state machine that bots
+and self-play use (:mod:`rules_engine.game`); there is no second set of rules here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_engine import __version__
+from rules_engine.cards import character
+from rules_engine.characters import abilities_implemented
+from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
+from rules_engine.game import Game
+from rules_engine.log import ClaimedResult, MatchLog, parse_log
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the verifier says about one log; ``to_dict()`` is the stable JSON form."""
+
+    status: str  # legal | illegal | result_mismatch | unreadable | engine_error
+    first_error: dict[str, Any] | None = None
+    final: dict[str, Any] | None = None
+    facts: dict[str, Any] | None = None
+    abilities_complete: bool = True
+    claimed: dict[str, Any] | None = None
+    events: int = 0
+    engine_version: str = __version__
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def is_legal(self) -> bool:
+        return self.status == "legal"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "first_error": self.first_error,
+            "final": self.final,
+            "facts": self.facts,
+            "abilities_complete": self.abilities_complete,
+            "claimed": self.claimed,
+            "events": self.events,
+            "engine_version": self.engine_version,
+            "notes": list(self.notes),
+        }
+
+    def summary(self) -> str:
+        """One line for humans (the CLI prints it)."""
+        if self.status == "unreadable" and self.first_error:
+            return f"unreadable: {self.first_error['json_path']}: {self.first_error['reason']}"
+        if self.status == "illegal" and self.first_error:
+            e = self.first_error
+            return (f"illegal: event {e['index']}, turn {e['turn']}, step {e['step']}, "
+                    f"{e['player']}: {e['reason']} [{e['rule_id']}]")
+        if self.status == "engine_error" and self.first_error:
+            return f"engine error (not the player's fault): {self.first_error['reason']}"
+        assert self.final is not None
+        f = self.final
+        who = "draw" if f["winner"] is None else f"{f['winner']} wins"
+        text = (f"{who} by {f['how']} after {f['turns']} turns "
+                f"(life P1 {f['life']['P1']}, P2 {f['life']['P2']})")
+        if self.status == "result_mismatch":
+            return f"result mismatch: the log claims {self.claimed}, the game gives {text}"
+        if not self.abilities_complete:
+            text += "; abilities of a character in this log are not implemented yet"
+        return f"legal: {text}"
+
+
+def _final(game: Game) -> dict[str, Any]:
+    assert game.outcome is not None
+    return {
+        "life": {"P1": game.life[0], "P2": game.life[1]},
+        "winner": None if game.outcome.winner is None else game.outcome.winner.name,
+        "how": game.outcome.termination.value,
+        "turns": game.turn,
+    }
+
+
+def _matches(claim: ClaimedResult, final: dict[str, Any]) -> bool:
+    winner = None if claim.winner is None else claim.winner.name
+    if winner != final["winner"] or claim.how.value != final["how"]:
+        return False
+    if claim.turns is not None and claim.turns != final["turns"]:
+        return False
+    return claim.life is None or (
+        claim.life == (final["life"]["P1"], final["life"]["P2"]))
+
+
+def new_game_for(log: MatchLog) -> Game:
+    """The game a log describes, before its first event."""
+    return Game(character(log.characters[0]), character(log.characters[1]),
+                ruleset=log.ruleset, seed=log.seed)
+
+
+def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
+    """Replay a log; never raises for bad input (the verdict says what is wrong).
+
+    >>> replay('{"format": "yomi-match-log"}').status
+    'unreadable'
+    """
+    if not isinstance(log, MatchLog):
+        try:
+            log = parse_log(log)
+        except LogSyntaxError as exc:
+            return Verdict("unreadable", first_error=exc.data, abilities_complete=False)
+    complete = all(abilities_implemented(c) for c in log.characters)
+    notes = () if complete else tuple(
+        f"abilities of {c} are not implemented yet: played with card stats only"
+        for c in dict.fromkeys(log.characters) if not abilities_implemented(c))
+    claimed = None if log.result is None else log.result.to_json()
+    game: Game | None = None
+    try:
+        game = new_game_for(log)
+        for i, event in enumerate(log.events):
+            if game.is_over:
+                pos = game.position()
+                return Verdict("illegal", first_error={
+                    "index": i, "turn": pos.turn, "step": pos.step,
+                    "player": event.player.name, "action": str(event.action),
+                    "rule_id": "END-2",
+                    "reason": "the game is already over; no event may follow",
+                    "json_path": f"$.events[{i}]",
+                }, abilities_complete=complete, claimed=claimed, events=i, notes=notes)
+            game.apply(event.player, event.action)
+        if not game.is_over:
+            pos = game.position()
+            who = " and ".join(p.name for p in game.acting_players)
+            return Verdict("illegal", first_error={
+                "index": len(log.events), "turn": pos.turn, "step": pos.step,
+                "player": game.acting_players[0].name if game.acting_players else None,
+                "action": None, "rule_id": "END-1",
+                "reason": f"the log ends before the game does ({who} must still act)",
+                "json_path": "$.events",
+            }, abilities_complete=complete, claimed=claimed, events=len(log.events), notes=notes)
+    except IllegalActionError as exc:
+        data = exc.data
+        data["json_path"] = f"$.events[{data['index']}]"
+        return Verdict("illegal", first_error=data, abilities_complete=complete,
+                       claimed=claimed, events=len(log.events), notes=notes)
+    except EngineInvariantError as exc:
+        return Verdict("engine_error", first_error={"reason": str(exc)},
+                       abilities_complete=complete, claimed=claimed, events=len(log.events),
+                       notes=notes)
+    final = _final(game)
+    facts = game.facts()
+    if log.result is None or not _matches(log.result, final):
+        return Verdict("result_mismatch", final=final, facts=facts, abilities_complete=complete,
+                       claimed=claimed, events=len(log.events),
+                       notes=(*notes, "the log claims no result") if log.result is None
+                       else notes)
+    return Verdict("legal", final=final, facts=facts, abilities_complete=complete,
+                   claimed=claimed, events=len(log.events), notes=notes)

@@ -1,0 +1,186 @@
+"""Ruleset options (RULES.md Appendix B, §9.4 conflict table): one frozen value per game.
+
+Glossary: an *option* (``opt.*``, GEN-3) settles a point where the sources conflict or are silent.
+Every option has the documented default; a match log records the options it changes.
+
+Responsibility: names, values and defaults of the options, and their JSON form
+(``{"illegalAce": "PREVENT", ...}``, keys without the ``opt.`` prefix). Options whose alternative
+behaviour the engine does not implement yet are listed in ``UNSUPPORTED``; a log asking for them
+is refused as unreadable rather than played under the wrong rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+
+class Jokers(Enum):
+    INCLUDED = "INCLUDED"
+    REMOVED = "REMOVED"
+
+
+class OnOff(Enum):
+    ON = "ON"
+    OFF = "OFF"
+
+
+class InitiativeTie(Enum):
+    PREVIOUS_HOLDER = "PREVIOUS_HOLDER"
+    RPS_EACH_TIE = "RPS_EACH_TIE"
+
+
+class Timeout(Enum):
+    RULEBOOK = "RULEBOOK"
+    PLAY_ON = "PLAY_ON"
+    NO_DRAWS = "NO_DRAWS"
+
+
+class RewindDraw(Enum):
+    IF_PREVENTED_MUST = "IF_PREVENTED_MUST"
+    IF_PREVENTED_MAY = "IF_PREVENTED_MAY"
+    ALWAYS = "ALWAYS"
+
+
+class RewindScope(Enum):
+    FACE_DOWN_ONLY = "FACE_DOWN_ONLY"
+    ALL_COMBO_DAMAGE = "ALL_COMBO_DAMAGE"
+
+
+class IllegalAce(Enum):
+    FAQ_PENALTY = "FAQ_PENALTY"
+    PREVENT = "PREVENT"
+    DE_VOID = "DE_VOID"
+
+
+class GoldBurstSearch(Enum):
+    STANDARD = "STANDARD"
+    FREE_UP_TO_2 = "FREE_UP_TO_2"
+
+
+class JokerMirror(Enum):
+    BOTH_WIN = "BOTH_WIN"
+    TIE = "TIE"
+
+
+class NeutralResult(Enum):
+    TIE = "TIE"
+    DE_BOTH_LOSE = "DE_BOTH_LOSE"
+
+
+class BlockReturn(Enum):
+    END_OF_COMBAT = "END_OF_COMBAT"
+    IMMEDIATE = "IMMEDIATE"
+
+
+class VoidTiming(Enum):
+    LOCK_IN = "LOCK_IN"
+    AFTER_REVEAL = "AFTER_REVEAL"
+
+
+class ChainReward(Enum):
+    LONGEST = "LONGEST"
+    SUM = "SUM"
+
+
+class AceSource(Enum):
+    FREE = "FREE"
+    DISCARD_FIRST = "DISCARD_FIRST"
+
+
+class ShuffleTrigger(Enum):
+    TOOK_FROM_DECK = "TOOK_FROM_DECK"
+    SEARCHED_DECK = "SEARCHED_DECK"
+
+
+class DoubleKO(Enum):
+    DRAW = "DRAW"
+    HIGHER_LIFE = "HIGHER_LIFE"
+
+
+class PumpTiming(Enum):
+    ANY_BEFORE_COMBO_END = "ANY_BEFORE_COMBO_END"
+    IMMEDIATE = "IMMEDIATE"
+
+
+class FaceBlockParity(Enum):
+    RANK = "RANK"
+    IMMUNE = "IMMUNE"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """All Versus-relevant ``opt.*`` keys with their defaults (Appendix B)."""
+
+    jokers: Jokers = Jokers.INCLUDED                                  # S-7, CF-01
+    knockdowns: OnOff = OnOff.ON                                      # S-7
+    initiativeTie: InitiativeTie = InitiativeTie.PREVIOUS_HOLDER      # CF-02
+    pumpCardsInCombo: bool = True                                     # CF-03
+    timeout: Timeout = Timeout.RULEBOOK                               # CF-04
+    rewindDraw: RewindDraw = RewindDraw.IF_PREVENTED_MUST             # CF-05
+    rewindScope: RewindScope = RewindScope.FACE_DOWN_ONLY             # CF-06
+    illegalAce: IllegalAce = IllegalAce.FAQ_PENALTY                   # CF-08
+    goldBurstSearch: GoldBurstSearch = GoldBurstSearch.STANDARD       # CF-09
+    jokerMirror: JokerMirror = JokerMirror.BOTH_WIN                   # CF-10
+    neutralResult: NeutralResult = NeutralResult.TIE                  # CF-11
+    afterNormalAttackOnly: bool = False                               # CF-14
+    blockReturn: BlockReturn = BlockReturn.END_OF_COMBAT              # CF-15
+    voidTiming: VoidTiming = VoidTiming.LOCK_IN                       # CF-16
+    chainReward: ChainReward = ChainReward.LONGEST                    # CF-17
+    aceSource: AceSource = AceSource.FREE                             # CF-18
+    shuffleTrigger: ShuffleTrigger = ShuffleTrigger.TOOK_FROM_DECK    # CF-19
+    doubleKO: DoubleKO = DoubleKO.DRAW                                # CF-23
+    maxTurns: int = 500                                               # END-10
+    pumpTiming: PumpTiming = PumpTiming.ANY_BEFORE_COMBO_END          # OQ-08
+    dodgeVsNoCardAttackOnly: bool = False                             # OQ-06
+    faceBlockParity: FaceBlockParity = FaceBlockParity.RANK           # OQ-07
+
+    def to_json(self) -> dict[str, Any]:
+        """Only the options that differ from the defaults, as JSON values."""
+        out: dict[str, Any] = {}
+        default = Ruleset()
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                out[f.name] = value.value if isinstance(value, Enum) else value
+        return out
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Ruleset:
+        """Build a ruleset from a log's ``ruleset`` object; ValueError names the bad key."""
+        changes: dict[str, Any] = {}
+        types = {f.name: type(getattr(Ruleset(), f.name)) for f in fields(Ruleset)}
+        for key, value in data.items():
+            name = key.removeprefix("opt.")
+            if name not in types:
+                raise ValueError(f"unknown ruleset option {key!r}")
+            kind = types[name]
+            if kind is bool:
+                if not isinstance(value, bool):
+                    raise ValueError(f"option {key!r} must be true or false")
+                changes[name] = value
+            elif kind is int:
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise ValueError(f"option {key!r} must be a positive integer")
+                changes[name] = value
+            else:
+                try:
+                    changes[name] = kind(value)
+                except ValueError:
+                    allowed = ", ".join(m.value for m in kind)
+                    raise ValueError(f"option {key!r} must be one of {allowed}") from None
+        ruleset = replace(Ruleset(), **changes)
+        for name, value in UNSUPPORTED:
+            if getattr(ruleset, name) == value:
+                raise ValueError(f"option {name}={value.value} is not implemented by this engine")
+        return ruleset
+
+
+# Alternatives recorded in RULES.md that this engine version does not play yet.
+UNSUPPORTED: tuple[tuple[str, Enum], ...] = (
+    ("rewindScope", RewindScope.ALL_COMBO_DAMAGE),
+    ("initiativeTie", InitiativeTie.RPS_EACH_TIE),
+)
+
+DEFAULT_RULESET = Ruleset()

@@ -1,0 +1,42 @@
+"""Players, actors and steps: the small vocabulary every other module shares.
+
+Glossary: *player* = P1 or P2 (a log's two seats); *actor* = who must act now: one player,
+both at once (SIMULTANEOUS, the hidden C1 commit, GEN-5), or nobody (TERMINAL). Chance in a
+tabletop log (a recorded draw) is attributed to the player who draws, so it is a player's turn to
+"act" (report the card) even though nobody chooses it.
+*step* = the RULES.md step ID the game is in ("S-5", "T2", "C1".."C13", "P2", "K2", "END").
+"""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+
+
+class PlayerId(IntEnum):
+    P1 = 0
+    P2 = 1
+
+    @property
+    def other(self) -> PlayerId:
+        return PlayerId.P2 if self is PlayerId.P1 else PlayerId.P1
+
+    @staticmethod
+    def parse(text: str) -> PlayerId:
+        return PlayerId[text]
+
+
+class Actor(Enum):
+    """Who acts when no single player does."""
+
+    SIMULTANEOUS = "simultaneous"
+    TERMINAL = "terminal"
+
+
+class Termination(Enum):
+    """How a game ended (END rules)."""
+
+    KO = "ko"                    # END-1, END-R1
+    DOUBLE_KO = "double_ko"      # END-3, END-R2
+    TIMEOUT = "timeout"          # END-4..END-7, END-R3/R4
+    MAX_TURNS = "max_turns"      # END-10, END-R5
+    EXHAUSTED = "exhausted"      # CF-04 PLAY_ON: both decks and hands empty

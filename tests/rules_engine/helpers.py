@@ -1,0 +1,50 @@
+"""Test helpers: tabletop (recorded-draw) games with chosen hands, so scenarios are exact."""
+
+from __future__ import annotations
+
+from rules_engine.actions import Action, Combo, Commit, Draw, NoCard, WinInitiative
+from rules_engine.cards import MoveType, card, character
+from rules_engine.game import Game
+from rules_engine.ruleset import DEFAULT_RULESET, Ruleset
+from rules_engine.types import PlayerId
+
+P1, P2 = PlayerId.P1, PlayerId.P2
+
+
+def cards(text: str) -> tuple:
+    return tuple(card(c) for c in text.split())
+
+
+def recorded_game(
+    hand1: str, hand2: str, *, p1: str = "grave", p2: str = "grave", first: PlayerId = P1,
+    ruleset: Ruleset = DEFAULT_RULESET,
+) -> Game:
+    """A recorded-draw game after the opening hands (7 cards each) and the coin flip."""
+    g = Game(character(p1), character(p2), ruleset=ruleset)
+    for c in cards(hand1):
+        g.apply(P1, Draw(c))
+    for c in cards(hand2):
+        g.apply(P2, Draw(c))
+    if g.step == "S-6":
+        g.apply(first, WinInitiative())
+    return g
+
+
+def commit(code: str | None, move: str | None = None, name: str | None = None) -> Action:
+    if code is None:
+        return NoCard()
+    return Commit(card(code), None if move is None else MoveType(move), name)
+
+
+def combo(code: str, move: str = "attack", name: str | None = None, aces: str = "") -> Combo:
+    return Combo(card(code), MoveType(move), name, cards(aces) if aces else ())
+
+
+def fight(g: Game, a1: Action, a2: Action) -> None:
+    """Both C1 commits."""
+    g.apply(P1, a1)
+    g.apply(P2, a2)
+
+
+def draw(g: Game, player: PlayerId, code: str) -> None:
+    g.apply(player, Draw(card(code)))
