@@ -1,0 +1,1 @@
+"""The REST API for events: thin views over tournaments' services and selectors."""
