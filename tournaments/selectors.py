@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from matches.models import Player
-from tournaments.formats import round_robin
+from tournaments.formats import round_robin, swiss
 from tournaments.formats.types import GameResultRecord, StandingRow
 from tournaments.models import (
     Entrant,
@@ -183,8 +183,6 @@ def stage_standings(stage: Stage) -> Standings:
     if stage.kind in Stage.ELIMINATION_KINDS:
         return Standings(stage, [(None, _elimination_standings(sets, entrants))], [])
     if stage.kind == Stage.Kind.SWISS:
-        from tournaments.formats import swiss  # TODO: module level once formats.swiss lands
-
         ids = [entry.entrant_id for entry in entries]
         byes = [s.entrant_a_id for s in sets if s.is_bye_b and s.entrant_a_id]
         rows = swiss.swiss_standings(ids, _records(sets), byes=byes)

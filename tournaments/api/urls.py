@@ -20,8 +20,6 @@ urlpatterns = [
     path("stages/", views.StageListApi.as_view(), name="stage-list"),
     path("stages/<int:pk>/", views.StageDetailApi.as_view(), name="stage-detail"),
     path("stages/<int:pk>/generate/", views.StageGenerateApi.as_view(), name="stage-generate"),
-    path("stages/<int:pk>/next-round/", views.StageSwissRoundPairApi.as_view(),
-         name="stage-next-round"),
     path("stages/<int:pk>/standings/", views.StageStandingsApi.as_view(), name="standings"),
     path("sets/", views.SetListApi.as_view(), name="set-list"),
     path("sets/<int:pk>/", views.SetDetailApi.as_view(), name="set-detail"),

@@ -33,7 +33,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.models import Entrant, Event, Set, Stage
-from tournaments.services import advancement, events, generation, registration, seeding, swiss
+from tournaments.services import advancement, events, generation, registration, seeding
 
 FORBIDDEN = {TournamentErrorCode.NOT_ORGANIZER, TournamentErrorCode.NOT_YOUR_ENTRANT}
 BAD_INPUT = {
@@ -368,16 +368,6 @@ class StageGenerateApi(ServiceApi):
         stage = get_object_or_404(Stage.objects.select_related("event"), pk=pk)
         stage = generation.stage_generate(stage=stage, actor=request.user)
         return Response(StageSerializer(stage).data)
-
-
-class StageSwissRoundPairApi(ServiceApi):
-    """Pair the next Swiss round (normally automatic when a round finishes)."""
-
-    @extend_schema(request=None, responses={200: SetSerializer(many=True), **ERRORS})
-    def post(self, request: Request, pk: int) -> Response:
-        stage = get_object_or_404(Stage.objects.select_related("event"), pk=pk)
-        sets = swiss.stage_swiss_round_pair(stage=stage, actor=request.user)
-        return Response(SetSerializer(sets, many=True).data)
 
 
 class StageStandingsApi(APIView):

@@ -203,7 +203,12 @@ def _after_result(stage: Stage) -> None:
     ):
         from tournaments.services.swiss import swiss_pair_next_round
 
-        swiss_pair_next_round(stage)
+        try:
+            swiss_pair_next_round(stage)
+        except TournamentError:
+            # No pairing without a rematch or a second bye: the Swiss ends after this round.
+            stage.swiss_rounds = stage.current_round
+            stage.save(update_fields=["swiss_rounds"])
     stage_finish_if_done(stage)
     transaction.on_commit(ratings_recompute)
 

@@ -28,11 +28,20 @@ def swiss_round_sets(
         for e in entrants
         if e.status != Entrant.Status.DISQUALIFIED
     ]
-    previous_pairs = [
-        (s.entrant_a_id, s.entrant_b_id) for s in previous if s.entrant_a_id and s.entrant_b_id
-    ]
+    previous_pairs = {
+        frozenset((s.entrant_a_id, s.entrant_b_id))
+        for s in previous
+        if s.entrant_a_id and s.entrant_b_id
+    }
     previous_byes = [s.entrant_a_id for s in previous if s.is_bye_b and s.entrant_a_id]
-    pairing = swiss.swiss_pair(pool, previous_pairs, previous_byes)
+    try:
+        pairing = swiss.swiss_pair(pool, previous_pairs, previous_byes)
+    except swiss.SwissPairingError as exc:
+        raise TournamentError(
+            TournamentErrorCode.SWISS_COMPLETE,
+            f"round {round_} of {stage.name} cannot be paired without a rematch or a second "
+            f"bye ({exc}); finish the stage here",
+        ) from exc
     sets = []
     for p, (a, b) in enumerate(pairing.pairs, 1):
         sets.append(Set(
