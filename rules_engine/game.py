@@ -28,6 +28,7 @@ without an implementation play with their card stats only.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -1251,6 +1252,18 @@ class Game:
             self.discard(ps, c)
 
     # ------------------------------------------------------------------ facts
+
+    def fingerprint(self) -> str:
+        """A short hash of the whole position (life, zones in order, statuses, turn, step).
+
+        Two replays that end in the same fingerprint reached the same position.
+        """
+        parts = [str(self.turn), self.step]
+        for ps in self.players:
+            parts += [str(ps.life), ",".join(c.code for c in ps.hand),
+                      ",".join(c.code for c in ps.deck), ",".join(c.code for c in ps.discard),
+                      f"{ps.knocked_down}{ps.knockdown_next}"]
+        return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     def facts(self) -> dict[str, object]:
         """The per-game facts statistics need (characters, damage, combos, knockdowns, ...)."""

@@ -83,6 +83,7 @@ def _final(game: Game) -> dict[str, Any]:
         "winner": None if game.outcome.winner is None else game.outcome.winner.name,
         "how": game.outcome.termination.value,
         "turns": game.turn,
+        "position": game.fingerprint(),
     }
 
 

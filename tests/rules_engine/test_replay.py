@@ -39,7 +39,7 @@ def test_verdict_is_json_with_stable_keys() -> None:
     assert set(d) == {"status", "first_error", "final", "facts", "abilities_complete", "claimed",
                       "events", "engine_version", "notes"}
     assert json.loads(json.dumps(d)) == d
-    assert set(d["final"]) == {"life", "winner", "how", "turns"}
+    assert set(d["final"]) == {"life", "winner", "how", "turns", "position"}
 
 
 def test_characters_without_abilities_are_flagged_not_complete() -> None:

@@ -1,0 +1,123 @@
+"""Self-play as the test oracle: thousands of seeded games replay as legal with the same result,
+and single-event mutations of legal logs are rejected or change the result (STYLE.md D, 10)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from itertools import product
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules_engine.cards import CARDS_BY_CODE, characters
+from rules_engine.replay import replay
+from rules_engine.selfplay import play_game
+
+IDS = sorted(characters())
+PAIRS = list(product(IDS, IDS))  # all 20 x 20 pairs, mirrors included
+
+
+def test_2000_seeded_self_play_games_over_all_pairs_replay_legal_with_the_same_result() -> None:
+    # given 2,000 games: every one of the 400 pairs five times, random and greedy bots
+    failures = []
+    for n in range(2000):
+        p1, p2 = PAIRS[n % 400]
+        game, log = play_game(p1, p2, n, bot="random" if n % 2 else "greedy")
+        # when the log goes through text and back
+        verdict = replay(log.dumps())
+        # then it is legal, with the game's own result and position
+        assert game.outcome is not None
+        expected = (game.outcome.winner.name if game.outcome.winner is not None else None,
+                    game.outcome.termination.value, game.turn, game.fingerprint())
+        got = None if verdict.final is None else (
+            verdict.final["winner"], verdict.final["how"], verdict.final["turns"],
+            verdict.final["position"])
+        if verdict.status != "legal" or got != expected:
+            failures.append((n, p1, p2, verdict.summary()))
+    assert failures == []
+
+
+def _mutations(doc: dict, choice: int, rng_card: str) -> list[tuple[str, dict]]:
+    events = doc["events"]
+    out = []
+    i = choice % len(events)
+    dropped = json.loads(json.dumps(doc))
+    del dropped["events"][i]
+    out.append((f"drop {i}", dropped))
+    if i + 1 < len(events):
+        a, b = events[i], events[i + 1]
+        simultaneous = {a["action"], b["action"]} <= {"commit", "no_card"} \
+            and a["player"] != b["player"]
+        if not simultaneous and a != b:  # C1 commits are hidden and simultaneous (GEN-5)
+            swapped = json.loads(json.dumps(doc))
+            swapped["events"][i], swapped["events"][i + 1] = b, a
+            out.append((f"swap {i}", swapped))
+    for j in list(range(i, len(events))) + list(range(i)):
+        e = events[j]
+        if "card" in e and e["card"] != rng_card:
+            altered = json.loads(json.dumps(doc))
+            altered["events"][j]["card"] = rng_card
+            out.append((f"card {j} -> {rng_card}", altered))
+            break
+    for j in list(range(i, len(events))) + list(range(i)):
+        if "target" in events[j]:
+            altered = json.loads(json.dumps(doc))
+            altered["events"][j]["target"] += 1
+            out.append((f"target {j}", altered))
+            break
+    altered = json.loads(json.dumps(doc))
+    altered["result"]["turns"] += 1
+    out.append(("result turns", altered))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pair=st.integers(0, 399), choice=st.integers(0, 10_000),
+       new_card=st.sampled_from(sorted(CARDS_BY_CODE)))
+def test_single_event_mutations_are_rejected_or_change_the_result(
+    seed: int, pair: int, choice: int, new_card: str,
+) -> None:
+    # given a legal self-play log
+    p1, p2 = PAIRS[pair]
+    _, log = play_game(p1, p2, seed, bot="random" if seed % 2 else "greedy")
+    doc = log.to_json()
+    original = replay(doc)
+    assert original.status == "legal" and original.final is not None
+    for label, mutated in _mutations(doc, choice, new_card):
+        # when one event is dropped, swapped, or has a card or number altered
+        verdict = replay(mutated)
+        # then the log is rejected, or its result (or final position) is different
+        assert verdict.status != "legal" or verdict.final != original.final, label
+
+
+def test_cli_round_trip_play_then_validate(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "game.json"
+    played = subprocess.run(
+        [sys.executable, "-m", "rules_engine", "play", "--p1", "grave", "--p2", "jaina",
+         "--seed", "4", "--bot", "greedy", "--out", str(out)],
+        capture_output=True, text=True, check=False)
+    assert played.returncode == 0, played.stderr
+    checked = subprocess.run([sys.executable, "-m", "rules_engine", "validate", str(out)],
+                             capture_output=True, text=True, check=False)
+    assert checked.returncode == 0
+    assert "legal" in checked.stdout
+
+
+def test_cli_validate_exit_codes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _, log = play_game("rook", "midori", 2)
+    doc = log.to_json()
+    bad = json.loads(json.dumps(doc))
+    bad["result"]["winner"] = "P2" if doc["result"]["winner"] != "P2" else "P1"
+    (tmp_path / "ok.json").write_text(log.dumps())
+    (tmp_path / "mismatch.json").write_text(json.dumps(bad))
+    (tmp_path / "broken.json").write_text('{"format": "yomi-match-log", "version": 1')
+    run = [sys.executable, "-m", "rules_engine", "validate"]
+    assert subprocess.run([*run, str(tmp_path / "ok.json")], check=False).returncode == 0
+    mismatch = subprocess.run([*run, str(tmp_path / "mismatch.json")], capture_output=True,
+                              text=True, check=False)
+    assert mismatch.returncode == 1 and "mismatch" in mismatch.stdout
+    broken = subprocess.run([*run, str(tmp_path / "broken.json")], capture_output=True,
+                            text=True, check=False)
+    assert broken.returncode == 2 and "$" in broken.stdout
