@@ -40,9 +40,11 @@ Double elimination loser placement
     `tests/tournaments/formats/test_elimination.py` computes, from the spec alone, the earliest
     losers round where two entrants who already met can meet again, and pins it per size: losers
     round 3 of 4 for 8 entrants, 4 of 6 for 16, 5 of 8 for 32, 7 of 10 for 64, 8 for 128-512.
-    (A counting argument bounds what any placement can reach: by losers round 2j a set's possible
-    entrants have played in (j + 1) * 2**j first-round sets, which must fit in the 2**(k-1) there
-    are.)
+    A counting argument bounds what any placement can reach: by losers round 2j a set's
+    possible entrants have played in (j + 1) * 2**j distinct first-round sets (pairwise
+    disjoint, or they could already have met), which must fit in the 2**(k-1) there are. For
+    8 to 128 entrants the placement above reaches that bound; above 128 it is one to five
+    rounds short of it (e.g. round 8 where 9 is the bound for 256).
 
 Grand final
     GF1 is the winners-bracket champion (side a) against the losers-bracket champion (side b).

@@ -126,20 +126,22 @@ def compute_standings(
             "seed": float(s.seed),
         }
 
+    # points each entrant earned against each opponent, for the head-to-head mini-leagues
+    earned: dict[int, dict[int, float]] = {entrant: {} for entrant in stats}
+    for result in results:
+        a, b = result.entrant_a, result.entrant_b
+        if result.winner is None:
+            got_a = got_b = draw_points
+        elif result.winner == a:
+            got_a, got_b = win_points, loss_points
+        else:
+            got_a, got_b = loss_points, win_points
+        earned[a][b] = earned[a].get(b, 0.0) + got_a
+        earned[b][a] = earned[b].get(a, 0.0) + got_b
+
     def head_to_head(block: list[int]) -> list[list[int]]:
         members = set(block)
-        mini = dict.fromkeys(block, 0.0)
-        for result in results:
-            if result.entrant_a in members and result.entrant_b in members:
-                if result.winner is None:
-                    mini[result.entrant_a] += draw_points
-                    mini[result.entrant_b] += draw_points
-                else:
-                    loser = (
-                        result.entrant_b if result.winner == result.entrant_a else result.entrant_a
-                    )
-                    mini[result.winner] += win_points
-                    mini[loser] += loss_points
+        mini = {e: sum(p for o, p in earned[e].items() if o in members) for e in block}
         for entrant in block:
             values[entrant]["head_to_head"] = mini[entrant]
         parts = _split(block, lambda e: -mini[e])

@@ -10,23 +10,32 @@ Rules implemented by `swiss_pair`
     - No rematches: two entrants in `previous_pairs` are never paired again. If no pairing
       without a rematch exists, `SwissPairingError` is raised (the organizer must end the Swiss).
     - Score groups: among all rematch-free pairings (with that bye) the pairing minimises, in this
-      order: (1) the total score-group distance of its pairs (a pair between adjacent groups
-      counts 1, two groups apart 2, ...) — so entrants are paired inside their score group
-      whenever the groups allow it, and a group with an odd count sends exactly one entrant down
-      to the next group; (2) the sum of the squared distances (one entrant floated two groups is
-      worse than two floated one group each); (3) the distance from the "fold" inside a group
-      (in a group of 2h, rank i meets rank i + h: top half against bottom half), and for a pair
-      across groups the floater's distance from the bottom of its group plus its opponent's
-      distance from the top of theirs.
+      order (exactly up to EXACT_LIMIT entrants; above it see "How it is solved"):
+      (1) the total score-group distance of its pairs (a pair between adjacent groups counts 1,
+      two groups apart 2, ...) - so entrants are paired inside their score group whenever the
+      groups allow it, and a group with an odd count sends exactly one entrant down to the next
+      group; (2) the sum of the squared distances (one entrant floated two groups is worse than
+      two floated one group each); (3) the distance from the "fold" inside a group (in a group
+      of 2h, rank i meets rank i + h: top half against bottom half), and for a pair across
+      groups the floater's distance from the bottom of its group plus its opponent's distance
+      from the top of theirs.
+      Criterion (3) is a preference: exact when the matching is solved, followed move by move
+      by the fast pass below.
     - Sides are irrelevant (no colours); each pair is written (higher ranked, lower ranked) and
       the pairs are in rank order of their first entrant.
-    The objective is solved as a maximum-weight perfect matching (networkx `max_weight_matching`,
-    integer weights so it is exact) where each criterion's weight dominates all later ones. That
-    blossom algorithm is slow on large complete graphs, so `swiss_pair` first tries a fast fold
-    pairing bracket by bracket and keeps it when it provably reaches the optimum of criterion (1)
-    (its lower bound: one crossing per score-group boundary with an odd number of entrants above
-    it); otherwise it solves the matching exactly. Above EXACT_LIMIT entrants the exact solve is
-    restricted to a window at the bottom of the ranking, widened until it succeeds.
+    How it is solved: a fast pass pairs score group by score group, top down, Dutch style: the
+    floaters from the group above meet the top of the group, the rest fold (top half against
+    bottom half), moving partners as little as rematches require; an odd group floats its
+    lowest-ranked entrant who can be left out; a group that cannot be paired that way pairs as
+    many as it can (maximum matching) and floats the rest. The fast result is kept when it is
+    provably optimal for (1) and (2): its total distance equals the lower bound (one crossing per
+    score-group boundary with an odd number of entrants above it) and no pair spans more than
+    adjacent groups. Otherwise, up to EXACT_LIMIT entrants, the whole objective is solved exactly
+    as a maximum-weight perfect matching (networkx `max_weight_matching`, integer weights, each
+    criterion's weight dominating all later ones). Above EXACT_LIMIT (the blossom algorithm is too
+    slow on large complete graphs) the fast result is kept, and when its bottom cannot be paired
+    the exact matching is run on the bottom groups only, reaching up a group at a time until it
+    succeeds. Either way the hard rules (bye, no rematch) always hold.
 
 Swiss standings (`swiss_standings`)
     A win is 1 point, a draw (or double forfeit) 0.5, a bye 1 (and counts as a win). Default
@@ -58,7 +67,8 @@ DEFAULT_SWISS_TIEBREAKS: tuple[str, ...] = (
     "head_to_head",
     "seed",
 )
-EXACT_LIMIT = 200
+EXACT_LIMIT = 128
+BRACKET_MATCHING_LIMIT = 64
 
 
 class SwissPairingError(ValueError):
@@ -184,8 +194,8 @@ class _Problem:
         # reaching further up while that fails.
         for g in range(failed_group, -1, -1):
             kept, floaters = checkpoints[g]
-            tail = exact = self.solve_exact([*floaters, *range(self.group_start[g], self.n)])
-            if tail is not None:
+            exact = self.solve_exact([*floaters, *range(self.group_start[g], self.n)])
+            if exact is not None:
                 return self.to_ids(pairs[:kept] + exact)
         return None
 
@@ -231,10 +241,7 @@ class _Problem:
             checkpoints.append((len(pairs), floaters))
             start = self.group_start[g]
             residents = list(range(start, start + self.group_size[g]))
-            result = self._pair_bracket(floaters, residents)
-            if result is None:
-                return pairs, g, checkpoints
-            bracket_pairs, floaters = result
+            bracket_pairs, floaters = self._pair_bracket(floaters, residents)
             pairs.extend(bracket_pairs)
         if floaters:
             return pairs, self.group_count - 1, checkpoints
@@ -242,18 +249,55 @@ class _Problem:
 
     def _pair_bracket(
         self, floaters: list[int], residents: list[int]
-    ) -> tuple[list[tuple[int, int]], list[int]] | None:
+    ) -> tuple[list[tuple[int, int]], list[int]]:
+        """Pairs of one bracket and who floats down: the fold when it works (at most one floater,
+        the lowest-ranked resident who can be left out); otherwise as many pairs as possible."""
         bracket = floaters + residents
         if len(bracket) % 2 == 0:
             pairs = self._fold(bracket, len(floaters))
-            return None if pairs is None else (pairs, [])
-        # odd: the lowest-ranked resident who can be left out floats down
-        for leave in range(len(bracket) - 1, max(len(floaters), len(bracket) - 9) - 1, -1):
-            rest = bracket[:leave] + bracket[leave + 1 :]
-            pairs = self._fold(rest, len(floaters))
             if pairs is not None:
-                return pairs, [bracket[leave]]
-        return None
+                return pairs, []
+        else:
+            lowest = max(len(floaters), len(bracket) - 9)
+            for leave in range(len(bracket) - 1, lowest - 1, -1):
+                rest = bracket[:leave] + bracket[leave + 1 :]
+                pairs = self._fold(rest, len(floaters))
+                if pairs is not None:
+                    return pairs, [bracket[leave]]
+        if len(bracket) <= BRACKET_MATCHING_LIMIT:
+            pairs = self._most_pairs(bracket, set(floaters))
+        else:
+            pairs = self._greedy(bracket)
+        paired = {i for pair in pairs for i in pair}
+        return pairs, [i for i in bracket if i not in paired]
+
+    def _most_pairs(self, bracket: list[int], floaters: set[int]) -> list[tuple[int, int]]:
+        """A maximum set of pairs inside a small bracket, keeping incoming floaters paired and
+        the fold where possible (everyone left over floats down)."""
+        n = self.n
+        floater_bonus = 2 * n * n
+        graph = nx.Graph()
+        for x, i in enumerate(bracket):
+            for j in bracket[x + 1 :]:
+                if j in self.played[i]:
+                    continue
+                bonus = floater_bonus * ((i in floaters) + (j in floaters))
+                graph.add_edge(i, j, weight=4 * n * n + bonus - self.pair_cost(i, j)[2])
+        matching = nx.max_weight_matching(graph, maxcardinality=True)
+        return sorted((min(u, v), max(u, v)) for u, v in matching)
+
+    def _greedy(self, bracket: list[int]) -> list[tuple[int, int]]:
+        used: set[int] = set()
+        pairs = []
+        for x, i in enumerate(bracket):
+            if i in used:
+                continue
+            for j in bracket[x + 1 :]:
+                if j not in used and j not in self.played[i]:
+                    used.update((i, j))
+                    pairs.append((i, j))
+                    break
+        return pairs
 
     def _fold(self, bracket: list[int], floater_count: int) -> list[tuple[int, int]] | None:
         """Pair all of `bracket` (even): floaters with the top residents, then the remaining

@@ -7,7 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats.swiss import SwissPairingError, swiss_pair, swiss_standings
+from tournaments.formats.swiss import (
+    SwissPairingError,
+    _Problem,
+    _rank_key,
+    swiss_pair,
+    swiss_standings,
+)
 from tournaments.formats.types import GameResultRecord as R
 from tournaments.formats.types import SwissEntrant as E
 from tournaments.formats.types import SwissPairing
@@ -241,3 +247,56 @@ def test_swiss_standings_head_to_head_breaks_equal_buchholz():
     points = {r.entrant_id: r.points for r in rows}
     assert points == {1: 1.0, 2: 1.5, 3: 0.5, 4: 1.0}
     assert [r.entrant_id for r in rows] == [2, 4, 1, 3]
+
+
+def _lower_bound(entrants: list[E], bye: int | None) -> int:
+    scores = sorted({e.score for e in entrants if e.id != bye}, reverse=True)
+    sizes = [sum(1 for e in entrants if e.id != bye and e.score == s) for s in scores]
+    return sum(sum(sizes[: g + 1]) % 2 for g in range(len(sizes) - 1))
+
+
+def _exact_distance(field: list[E], previous: set[frozenset[int]], bye: int | None) -> int:
+    """The optimum of criterion (1) by the exact matching (slow on large fields)."""
+    ranked = sorted((e for e in field if e.id != bye), key=_rank_key)
+    played: dict[int, set[int]] = {e.id: set() for e in ranked}
+    for a, b in (tuple(p) for p in previous):
+        if a in played and b in played:
+            played[a].add(b)
+            played[b].add(a)
+    problem = _Problem(ranked, played)
+    pairs = problem.solve_exact(list(range(problem.n)))
+    assert pairs is not None
+    return sum(problem.group[j] - problem.group[i] for i, j in pairs)
+
+
+@pytest.mark.parametrize(("count", "rounds"), [(129, 14), (1000, 8)])
+def test_large_fields_pair_validly_and_inside_score_groups(count, rounds):
+    # given a seeded simulation above the exact-matching limit
+    rng = random.Random(count)
+    entrants = {i: E(i, 0.0, i) for i in range(1, count + 1)}
+    previous: set[frozenset[int]] = set()
+    byes: list[int] = []
+    for _ in range(rounds):
+        field = list(entrants.values())
+        # when
+        pairing = swiss_pair(field, previous, byes)
+        # then
+        placed = sorted([e for pair in pairing.pairs for e in pair] + [pairing.bye] * (count % 2))
+        assert placed == list(range(1, count + 1))
+        assert pairing.bye not in byes
+        new_pairs = {frozenset(p) for p in pairing.pairs}
+        assert len(new_pairs) == len(pairing.pairs) and not new_pairs & previous
+        remaining = [e for e in field if e.id != pairing.bye]
+        # and pairs inside score groups as far as the groups and past pairs allow
+        distance = _group_distance(pairing.pairs, remaining)
+        if distance != _lower_bound(field, pairing.bye):
+            assert distance == _exact_distance(field, previous, pairing.bye)
+        previous |= new_pairs
+        if pairing.bye is not None:
+            byes.append(pairing.bye)
+            entrants[pairing.bye] = E(pairing.bye, entrants[pairing.bye].score + 1, pairing.bye)
+        for a, b in pairing.pairs:
+            winner = rng.choice((a, b, a, b, None))
+            for e in (a, b):
+                gain = 0.5 if winner is None else float(winner == e)
+                entrants[e] = E(e, entrants[e].score + gain, e)
