@@ -229,6 +229,13 @@ def test_double_elimination_structure(count, reset):
     winners = [s for s in specs if s.bracket == "winners"]
     losers = [s for s in specs if s.bracket == "losers"]
     assert len(winners) == size - 1
+    round_one = [s for s in winners if s.round == 1]
+    bye_seeds = sorted(
+        (s.side_a if s.side_b.kind == "bye" else s.side_b).seed for s in round_one if s.has_bye
+    )
+    assert bye_seeds == list(range(1, size - count + 1))
+    # losers-bracket sets see a bye only in their first two rounds (losers of round-one byes)
+    assert {s.round for s in losers if s.has_bye} <= {1, 2}
     # every winners-bracket loser (of a set without a bye) drops exactly once
     for spec in winners:
         if spec.has_bye:
@@ -344,6 +351,27 @@ def test_double_elimination_four_entrants_exact_spec():
             is_conditional=True,
         ),
     ]
+
+
+def test_double_elimination_round_names_for_sixteen():
+    specs = double_elimination(16, grand_final_reset=True)
+    names = {(s.bracket, s.round): s.round_name for s in specs}
+    assert names == {
+        ("winners", 1): "Winners Round 1",
+        ("winners", 2): "Winners Quarterfinals",
+        ("winners", 3): "Winners Semifinals",
+        ("winners", 4): "Winners Final",
+        ("losers", 1): "Losers Round 1",
+        ("losers", 2): "Losers Round 2",
+        ("losers", 3): "Losers Round 3",
+        ("losers", 4): "Losers Round 4",
+        ("losers", 5): "Losers Round 5",
+        ("losers", 6): "Losers Final",
+        ("grand_final", 1): "Grand Final",
+        ("grand_final", 2): "Grand Final Reset",
+    }
+    counts = Counter((s.bracket, s.round) for s in specs)
+    assert [counts[("losers", r)] for r in range(1, 7)] == [4, 4, 2, 2, 1, 1]
 
 
 def test_double_elimination_two_entrants_loser_goes_straight_to_the_grand_final():
