@@ -186,21 +186,24 @@ def stage_standings(stage: Stage) -> Standings:
         ids = [entry.entrant_id for entry in entries]
         byes = [s.entrant_a_id for s in sets if s.is_bye_b and s.entrant_a_id]
         rows = swiss.swiss_standings(ids, _records(sets), byes=byes)
-        names = list(rows[0].tiebreaks) if rows else []
+        names = _shown(swiss.DEFAULT_SWISS_TIEBREAKS)
         return Standings(stage, [(None, _lines(rows, entrants, None))], names)
     tiebreaks = tuple(stage.tiebreaks) or round_robin.DEFAULT_RR_TIEBREAKS
     by_group: dict[int | None, list[int]] = defaultdict(list)
     for entry in entries:
         by_group[entry.group].append(entry.entrant_id)
     groups = []
-    names: list[str] = []
     for group, ids in sorted(by_group.items(), key=lambda kv: kv[0] or 0):
         members = set(ids)
         group_sets = [s for s in sets if s.entrant_a_id in members]
         rows = round_robin.round_robin_standings(ids, _records(group_sets), tiebreaks=tiebreaks)
-        names = names or (list(rows[0].tiebreaks) if rows else [])
         groups.append((group, _lines(rows, entrants, group)))
-    return Standings(stage, groups, names)
+    return Standings(stage, groups, _shown(tiebreaks))
+
+
+def _shown(tiebreaks: Sequence[str]) -> list[str]:
+    """The tie-break columns worth showing: points and seed are shown elsewhere."""
+    return [t for t in tiebreaks if t not in ("points", "seed")]
 
 
 def stage_advancing_entrants(stage: Stage) -> list[Entrant]:

@@ -5,4 +5,19 @@ from tournaments import views
 app_name = "tournaments"
 urlpatterns = [
     path("", views.event_list_page, name="event-list"),
+    # Player pages live here because ratings are the tournaments app's (matches holds players).
+    path("players/", views.player_ratings_page, name="player-ratings"),
+    path("players/<int:pk>/", views.player_detail_page, name="player-detail"),
+    path("<slug:slug>/", views.event_detail_page, name="event-detail"),
+    path("<slug:slug>/register/", views.event_register, name="event-register"),
+    path("<slug:slug>/status/", views.event_status_change, name="event-status"),
+    path("<slug:slug>/seeding/", views.event_seeding_page, name="event-seeding"),
+    path("<slug:slug>/entrants/<int:pk>/withdraw/", views.entrant_withdraw,
+         name="entrant-withdraw"),
+    path("<slug:slug>/entrants/<int:pk>/check-in/", views.entrant_check_in,
+         name="entrant-check-in"),
+    path("<slug:slug>/stages/<int:pk>/", views.stage_detail_page, name="stage-detail"),
+    path("<slug:slug>/stages/<int:pk>/generate/", views.stage_generate, name="stage-generate"),
+    path("<slug:slug>/sets/<int:pk>/", views.set_detail_page, name="set-detail"),
+    path("<slug:slug>/sets/<int:pk>/correct/", views.set_correct_page, name="set-correct"),
 ]

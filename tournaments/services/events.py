@@ -40,8 +40,13 @@ STAGE_FIELDS = (
 )
 
 
+RESERVED_SLUGS = {"players"}  # paths under /events/ that are not events
+
+
 def _unique_slug(name: str) -> str:
     base = slugify(name)[:120] or "event"
+    if base in RESERVED_SLUGS:
+        base = f"{base}-event"
     slug, n = base, 2
     while Event.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
