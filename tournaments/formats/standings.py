@@ -1,9 +1,11 @@
 """The standings engine that round-robin and Swiss standings share.
 
 Scoring
-    A win is worth `win_points` (1), a draw (`winner=None`, which also covers a double forfeit)
-    `draw_points` (0.5) to each side, a loss `loss_points` (0), a bye `bye_points` (1, counted as a
-    win). Several results between the same two entrants (a double round robin) all count.
+    A win is worth `win_points` (1), a draw (`winner=None`) `draw_points` (0.5) to each side, a
+    loss `loss_points` (0), a bye `bye_points` (1, counted as a win). A double forfeit
+    (`double_forfeit=True`) is a loss for both sides and not a meeting: it adds nothing to
+    Buchholz, Sonneborn-Berger, head-to-head or games. Several results between the same two
+    entrants (a double round robin) all count.
 
 Tie-breaks, applied in the order given; each splits only entrants still tied by the earlier ones
     "points"            points (higher first).
@@ -86,6 +88,11 @@ def compute_standings(
             if entrant not in stats:
                 raise ValueError(f"result {result} names entrant {entrant}, not in entrant_ids")
         a, b = stats[result.entrant_a], stats[result.entrant_b]
+        if result.double_forfeit:
+            for side in (a, b):
+                side.losses += 1
+                side.points += loss_points
+            continue
         a.games_won += result.games_a
         a.games_lost += result.games_b
         b.games_won += result.games_b
@@ -129,6 +136,8 @@ def compute_standings(
     # points each entrant earned against each opponent, for the head-to-head mini-leagues
     earned: dict[int, dict[int, float]] = {entrant: {} for entrant in stats}
     for result in results:
+        if result.double_forfeit:
+            continue
         a, b = result.entrant_a, result.entrant_b
         if result.winner is None:
             got_a = got_b = draw_points

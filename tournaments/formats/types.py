@@ -57,8 +57,10 @@ class SetSpec:
 class GameResultRecord:
     """The result of one finished set between two entrants.
 
-    `winner` is None for a draw (or a double forfeit); `games_a`/`games_b` are the games each side
-    won inside the set (1/0 for a single game).
+    `winner` is None for a draw; `games_a`/`games_b` are the games each side won inside the set
+    (1/0 for a single game). A double forfeit is `winner=None, double_forfeit=True`: it counts as
+    a loss for both and as no meeting (no Buchholz, Sonneborn-Berger or head-to-head); without
+    the flag a `winner=None` record is a draw.
     """
 
     entrant_a: int
@@ -66,6 +68,7 @@ class GameResultRecord:
     winner: int | None
     games_a: int = 0
     games_b: int = 0
+    double_forfeit: bool = False
 
     def __post_init__(self) -> None:
         if self.entrant_a == self.entrant_b:
@@ -74,6 +77,8 @@ class GameResultRecord:
             raise ValueError(
                 f"winner {self.winner} is neither side ({self.entrant_a}, {self.entrant_b})"
             )
+        if self.double_forfeit and self.winner is not None:
+            raise ValueError("a double forfeit has no winner")
 
 
 # The tracker issue names it both ways; one type.

@@ -192,6 +192,25 @@ def test_draws_score_half_and_points_are_configurable():
     ]
 
 
+def test_double_forfeit_is_a_loss_for_both_and_no_meeting():
+    # given 1 and 2 both forfeited their set; 1 beat 3
+    results = [R(1, 2, winner=None, double_forfeit=True), R(1, 3, winner=1, games_a=2)]
+    # when
+    rows = round_robin_standings([1, 2, 3], results, tiebreaks=["points", "head_to_head"])
+    # then
+    assert [(r.entrant_id, r.rank, r.wins, r.losses, r.draws, r.points) for r in rows] == [
+        (1, 1, 1, 1, 0, 1.0),
+        (2, 2, 0, 1, 0, 0.0),
+        (3, 2, 0, 1, 0, 0.0),
+    ]
+    # 2 and 3 never met: their mini-league is empty
+    assert rows[1].tiebreaks["head_to_head"] == rows[2].tiebreaks["head_to_head"] == 0.0
+    assert rows[0].tiebreaks["games_won"] == 2.0
+    assert rows[1].tiebreaks["buchholz"] == 0.0  # the forfeit is not a meeting
+    with pytest.raises(ValueError, match="double forfeit has no winner"):
+        R(1, 2, winner=1, double_forfeit=True)
+
+
 def test_standings_reject_bad_input():
     with pytest.raises(ValueError, match="unknown tie-break"):
         round_robin_standings([1, 2], [], tiebreaks=["points", "coin_flip"])
