@@ -2,10 +2,35 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
-from matches.models import Player
+from matches.models import Dispute, Match, MatchLog, MatchSide, Player, VerificationRun
 
 
 def player_list() -> QuerySet[Player]:
     return Player.objects.select_related("user").order_by("display_name")
+
+
+def match_list() -> QuerySet[Match]:
+    return Match.objects.prefetch_related(
+        Prefetch("sides", queryset=MatchSide.objects.select_related("player"))
+    ).order_by("-created_at", "-id")
+
+
+def match_detail_queryset() -> QuerySet[Match]:
+    """A match with its sides, logs (newest run first) and disputes, in few queries."""
+    runs = VerificationRun.objects.order_by("-created_at", "-id")
+    logs = MatchLog.objects.select_related("submitted_by").prefetch_related(
+        Prefetch("runs", queryset=runs), "endorsements__user"
+    )
+    return Match.objects.prefetch_related(
+        Prefetch("sides", queryset=MatchSide.objects.select_related("player")),
+        Prefetch("logs", queryset=logs),
+        Prefetch("disputes", queryset=Dispute.objects.all()),
+    )
+
+
+def log_latest_run(log: MatchLog) -> VerificationRun | None:
+    """The newest run (uses the prefetched, newest-first list when present)."""
+    runs = list(log.runs.all())
+    return runs[0] if runs else None

@@ -8,6 +8,7 @@ with YOMI_REQUIRE_SERVICES=1 (CI) they fail instead, so a broken machine cannot 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -64,58 +65,76 @@ def _database_url_for_worker() -> str:
     return f"postgres://{auth}@{host}:{port}/{s['NAME']}"
 
 
+class WorkerProcess:
+    """A real `celery worker` process on the test database; stop() ends it, kill() crashes it."""
+
+    def __init__(
+        self, *, queue: str, app_module: str = "yomi_site", extra_env: dict[str, str] | None = None
+    ) -> None:
+        from django.conf import settings
+
+        self.node = f"test-{uuid.uuid4().hex[:8]}@localhost"
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "yomi_site.settings",
+            "DATABASE_URL": _database_url_for_worker(),
+            "REDIS_URL": settings.TEST_REDIS_URL,
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "CELERY_TASK_DEFAULT_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+            "SECRET_KEY": "test-only-not-a-secret",
+            "DEBUG": "0",
+            **(extra_env or {}),
+        }
+        self.log_path = Path(tempfile.mkstemp(prefix="celery-worker-", suffix=".log")[1])
+        command = [
+            sys.executable, "-m", "celery", "-A", app_module, "worker",
+            "-Q", queue, "-n", self.node,
+            "--concurrency=2", "--without-gossip", "--without-mingle", "-l", "info",
+        ]
+        with self.log_path.open("w") as log:
+            # A session of its own, so kill() takes the pool's children down with it.
+            self.process = subprocess.Popen(
+                command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        from yomi_site.celery import app
+
+        deadline = time.monotonic() + timeout
+        while not app.control.ping(destination=[self.node], timeout=0.5):
+            if self.process.poll() is not None:
+                raise RuntimeError(f"celery worker exited: {self.log_path.read_text()}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"celery worker did not start: {self.log_path.read_text()}")
+
+    def kill(self) -> None:
+        """Crash the worker and its pool at once (SIGKILL): nothing gets to clean up."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=20)
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
-    """A real `celery worker` process on the test database and this session's queue.
-
-    Yields the worker's node name. The worker is stopped at the end of the session.
-    """
+    """A real worker on this session's queue for the whole session; yields its node name."""
     from django.conf import settings
 
-    from yomi_site.celery import app
-
-    node = f"test-{uuid.uuid4().hex[:8]}@localhost"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "yomi_site.settings",
-        "DATABASE_URL": _database_url_for_worker(),
-        "REDIS_URL": settings.TEST_REDIS_URL,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_TASK_DEFAULT_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-        "SECRET_KEY": "test-only-not-a-secret",
-        "DEBUG": "0",
-    }
-    log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - outlives this block: closed at teardown
-        prefix="celery-worker-", suffix=".log", delete=False
-    )
-    command = [
-        sys.executable, "-m", "celery", "-A", "yomi_site", "worker",
-        "-Q", settings.CELERY_TASK_DEFAULT_QUEUE, "-n", node,
-        "--concurrency=2", "--without-gossip", "--without-mingle", "-l", "info",
-    ]
-    process = subprocess.Popen(
-        command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    worker = WorkerProcess(queue=settings.CELERY_TASK_DEFAULT_QUEUE)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"celery worker exited: {Path(log.name).read_text()}")
-            replies = app.control.ping(destination=[node], timeout=0.5)
-            if replies:
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"celery worker did not start: {Path(log.name).read_text()}")
-        yield node
+        worker.wait_ready()
+        yield worker.node
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+        worker.stop()
 
 
 @pytest.fixture

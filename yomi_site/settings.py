@@ -5,7 +5,7 @@
   when DEBUG, to nothing otherwise.
 - DATABASE_URL: any dj-database-url URL; default SQLite in the repository (db.sqlite3).
 - REDIS_URL: Celery broker and result store; unset means tasks run in-process.
-- CELERY_TASK_ALWAYS_EAGER, CELERY_TASK_DEFAULT_QUEUE: override the two Celery defaults.
+- CELERY_TASK_ALWAYS_EAGER, CELERY_TASK_DEFAULT_QUEUE, CELERY_VISIBILITY_TIMEOUT: Celery.
 - SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS: production hardening, on unless DEBUG.
 - LOG_LEVEL: root log level (INFO).
 """
@@ -176,7 +176,16 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# An unacknowledged task (its worker died) is handed to another worker after this many seconds;
+# workers sweep for such tasks a few times per timeout.
+CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "unacked_restore_interval": max(1, min(60, CELERY_VISIBILITY_TIMEOUT // 3)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "health.tasks.heartbeat_record_task", "schedule": 300.0},
 }

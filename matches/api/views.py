@@ -1,0 +1,163 @@
+"""Matches API: each view adapts HTTP to one service or selector call.
+
+Errors come back as ``{"code", "message", ...}``: 400 bad input (an unreadable log names its JSON
+path), 403 not allowed, 409 refused in the current state, 413 a log over 2 MB.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import django_filters
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from matches import selectors, services
+from matches.api.serializers import (
+    ErrorSerializer,
+    MatchDetailSerializer,
+    MatchSerializer,
+    SubmissionSerializer,
+)
+from matches.errors import MatchError, MatchErrorCode
+from matches.models import Match
+
+HTTP_STATUS = {
+    MatchErrorCode.NOT_ALLOWED: status.HTTP_403_FORBIDDEN,
+    MatchErrorCode.LOG_TOO_LARGE: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    MatchErrorCode.LOG_UNREADABLE: status.HTTP_400_BAD_REQUEST,
+    MatchErrorCode.INVALID_RESULT: status.HTTP_400_BAD_REQUEST,
+    MatchErrorCode.REASON_REQUIRED: status.HTTP_400_BAD_REQUEST,
+}
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="bad input"),
+    403: OpenApiResponse(ErrorSerializer, description="not allowed"),
+    409: OpenApiResponse(ErrorSerializer, description="refused in the match's current state"),
+}
+
+
+class MatchServiceApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, MatchError):
+            return Response(exc.data, status=HTTP_STATUS.get(exc.code, status.HTTP_409_CONFLICT))
+        return super().handle_exception(exc)
+
+    def get_match(self, pk: int) -> Match:
+        return get_object_or_404(Match, pk=pk)
+
+
+class MatchFilter(django_filters.FilterSet):
+    player = django_filters.NumberFilter(field_name="sides__player_id", distinct=True)
+
+    class Meta:
+        model = Match
+        fields = ["status", "mode", "player"]
+
+
+class MatchListApi(generics.ListAPIView):
+    serializer_class = MatchSerializer
+    filterset_class = MatchFilter
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.match_list()
+
+
+class MatchDetailApi(generics.RetrieveAPIView):
+    serializer_class = MatchDetailSerializer
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.match_detail_queryset()
+
+
+class MatchLogSubmitApi(MatchServiceApi):
+    """Submit a log as JSON (``{"log": {...}}`` or ``{"log_text": "..."}``) or as a file upload
+    (multipart field ``log_file``). The same log twice is one submission (200, not 201)."""
+
+    parser_classes = [JSONParser, MultiPartParser, FormParser]
+
+    class InputSerializer(serializers.Serializer):
+        log = serializers.JSONField(required=False)
+        log_text = serializers.CharField(required=False, trim_whitespace=False)
+        log_file = serializers.FileField(required=False)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            given = [key for key in ("log", "log_text", "log_file") if key in attrs]
+            if len(given) != 1:
+                raise serializers.ValidationError(
+                    "send exactly one of: log (a JSON object), log_text, log_file"
+                )
+            return attrs
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: SubmissionSerializer, 200: SubmissionSerializer, 413: ErrorSerializer,
+                   **ERRORS},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        log_bytes = _log_bytes(data.validated_data)
+        outcome = services.match_log_submit(
+            match=self.get_match(pk), submitted_by=request.user, log_bytes=log_bytes
+        )
+        body = SubmissionSerializer(
+            {"is_new": outcome.is_new, "log": outcome.log, "match": outcome.log.match}
+        ).data
+        return Response(body, status=status.HTTP_201_CREATED if outcome.is_new else 200)
+
+
+def _log_bytes(validated: dict[str, Any]) -> bytes:
+    """The submitted log as bytes, whichever way it came."""
+    if "log_file" in validated:
+        upload = validated["log_file"]
+        if upload.size > services.MAX_LOG_BYTES:
+            # refuse before reading a huge upload into memory
+            raise MatchError(
+                MatchErrorCode.LOG_TOO_LARGE,
+                f"the log is {upload.size:,} bytes; "
+                f"the limit is {services.MAX_LOG_BYTES:,} bytes (2 MB)",
+                size_bytes=upload.size, limit_bytes=services.MAX_LOG_BYTES,
+            )
+        return bytes(upload.read())
+    if "log_text" in validated:
+        return str(validated["log_text"]).encode("utf-8")
+    return json.dumps(validated["log"]).encode("utf-8")
+
+
+class MatchLogConfirmApi(MatchServiceApi):
+    """The other side confirms the verified log; the result then becomes final."""
+
+    @extend_schema(request=None, responses={200: MatchSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        match = services.match_log_confirm(match=self.get_match(pk), user=request.user)
+        return Response(MatchSerializer(match).data)
+
+
+class MatchResultOverrideApi(MatchServiceApi):
+    """An organizer sets or corrects the result, with a reason (kept in the audit log)."""
+
+    class InputSerializer(serializers.Serializer):
+        winner_side = serializers.ChoiceField(choices=[1, 2], allow_null=True, required=False)
+        is_draw = serializers.BooleanField(default=False)
+        reason = serializers.CharField(max_length=2000)
+
+    @extend_schema(request=InputSerializer, responses={200: MatchSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.match_result_override(
+            match=self.get_match(pk), actor=request.user,
+            winner_side=data.validated_data.get("winner_side"),
+            is_draw=data.validated_data["is_draw"], reason=data.validated_data["reason"],
+        )
+        return Response(MatchSerializer(match).data)

@@ -1,0 +1,73 @@
+"""factory-boy factories and log builders for matches tests."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+import factory
+from django.contrib.auth import get_user_model
+from factory.django import DjangoModelFactory
+
+from matches.models import Match, Player
+from matches.services import match_create
+from rules_engine.selfplay import play_game
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"match-user{n}")
+    password = factory.django.Password("pw")
+
+
+class PlayerFactory(DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    user = factory.SubFactory(UserFactory)
+    display_name = factory.Sequence(lambda n: f"Match Player {n}")
+    region = "Europe"
+
+
+def versus_match(**kwargs: Any) -> Match:
+    """A Versus match between two new players (side 1 and side 2)."""
+    return match_create(side_1=[PlayerFactory()], side_2=[PlayerFactory()], **kwargs)
+
+
+def side_user(match: Match, side: int):
+    return match.sides.get(side=side).player.user
+
+
+@cache
+def self_play_log_text(p1: str = "grave", p2: str = "jaina", seed: int = 1) -> str:
+    """A legal log written by the engine's own self-play."""
+    _, log = play_game(p1, p2, seed)
+    return log.dumps()
+
+
+def log_bytes(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
+def with_extra_event(text: str) -> str:
+    """A log that goes on after the game ended: illegal at the appended event (END-2)."""
+    doc = json.loads(text)
+    doc["events"].append(dict(doc["events"][-1]))
+    return json.dumps(doc)
+
+
+def with_claimed_winner(text: str, winner: str | None) -> str:
+    """The same events with another claimed winner: a result mismatch."""
+    doc = json.loads(text)
+    doc["result"]["winner"] = winner
+    return json.dumps(doc)
+
+
+def with_event_removed(text: str, index: int) -> str:
+    doc = json.loads(text)
+    del doc["events"][index]
+    return json.dumps(doc)

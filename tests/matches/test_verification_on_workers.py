@@ -1,0 +1,80 @@
+"""Verification on real workers through Redis and PostgreSQL, including a worker that dies."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+
+import pytest
+
+from matches.models import AuditEntry, Match, VerificationRun
+from matches.services import match_log_submit
+from matches.tasks import match_log_verify_task
+from tests.conftest import WorkerProcess
+from tests.matches.factories import log_bytes, self_play_log_text, side_user, versus_match
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+RS = VerificationRun.Status
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.1)
+
+
+def run_status(run_id: int) -> str:
+    return VerificationRun.objects.values_list("status", flat=True).get(pk=run_id)
+
+
+def test_submission_is_verified_by_a_real_worker(celery_worker: str) -> None:
+    # given a match; when side 1 submits, the commit hands the run to the worker through Redis
+    match = versus_match()
+    outcome = match_log_submit(
+        match=match, submitted_by=side_user(match, 1), log_bytes=log_bytes(self_play_log_text())
+    )
+    wait_for(lambda: run_status(outcome.run.pk) == RS.LEGAL, 60, "the verdict")
+    match.refresh_from_db()
+    assert match.status == Match.Status.AWAITING_CONFIRMATION
+
+
+def test_worker_killed_mid_verification_loses_nothing(celery_worker: str, monkeypatch) -> None:
+    # given a run whose verification we start by hand on a queue of its own
+    monkeypatch.setattr(
+        "matches.services.submission._verification_enqueue_on_commit", lambda run_id: None
+    )
+    match = versus_match()
+    run = match_log_submit(
+        match=match, submitted_by=side_user(match, 1), log_bytes=log_bytes(self_play_log_text())
+    ).run
+    queue = f"kill-test-{uuid.uuid4().hex[:8]}"
+    redeliver_after = {"CELERY_VISIBILITY_TIMEOUT": "3"}
+    doomed = WorkerProcess(
+        queue=queue, app_module="tests.support.slow_verify_worker",
+        extra_env={"YOMI_TEST_VERIFY_DELAY": "60", **redeliver_after},
+    )
+    rescuer = None
+    try:
+        doomed.wait_ready()
+        match_log_verify_task.apply_async(args=[run.pk], queue=queue)
+        wait_for(lambda: run_status(run.pk) == RS.RUNNING, 30, "the worker to start the run")
+        # when the worker dies in the middle of the replay
+        doomed.kill()
+        assert run_status(run.pk) == RS.RUNNING
+        # then another worker gets the same task again and finishes it, exactly once
+        rescuer = WorkerProcess(queue=queue, extra_env=redeliver_after)
+        rescuer.wait_ready()
+        wait_for(lambda: run_status(run.pk) == RS.LEGAL, 90, "the redelivered task's verdict")
+    finally:
+        doomed.stop()
+        if rescuer is not None:
+            rescuer.stop()
+    run.refresh_from_db()
+    assert run.attempts == 2
+    assert VerificationRun.objects.filter(log__match=match).count() == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.AWAITING_CONFIRMATION
+    assert AuditEntry.objects.filter(match=match, action="log_submitted").count() == 1
