@@ -194,7 +194,7 @@ def _stage_reopen(stage: Stage) -> None:
 
 
 def _after_result(stage: Stage) -> None:
-    from tournaments.services.ratings import ratings_recompute
+    from tournaments.services.ratings import ratings_recompute_on_commit
 
     if (
         stage.kind == Stage.Kind.SWISS
@@ -210,7 +210,7 @@ def _after_result(stage: Stage) -> None:
             stage.swiss_rounds = stage.current_round
             stage.save(update_fields=["swiss_rounds"])
     stage_finish_if_done(stage)
-    transaction.on_commit(ratings_recompute)
+    ratings_recompute_on_commit()
 
 
 @transaction.atomic

@@ -71,3 +71,17 @@ def ratings_recompute() -> int:
         to_update, ["mu", "sigma", "ordinal", "games"], batch_size=1000
     )
     return len(games)
+
+
+def _enqueue() -> None:
+    from tournaments.tasks import ratings_recompute_task
+
+    ratings_recompute_task.delay()
+
+
+def ratings_recompute_on_commit() -> None:
+    """Schedule one rebuild after the current transaction commits (several results: still one)."""
+    connection = transaction.get_connection()
+    if any(func is _enqueue for _, func, _ in connection.run_on_commit):
+        return
+    transaction.on_commit(_enqueue)

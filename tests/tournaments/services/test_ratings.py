@@ -48,3 +48,17 @@ def test_recompute_is_idempotent(event, organizer):
     ratings_recompute()
     assert list(PlayerRating.objects.order_by("player").values_list("mu", "sigma")) == before
     assert RatingHistory.objects.count() == 4
+
+
+def test_results_schedule_one_rating_rebuild_after_commit(
+    event, organizer, django_capture_on_commit_callbacks
+):
+    a, b = PlayerFactory(), PlayerFactory()
+    entrant_create(event, [a], seed=1)
+    entrant_create(event, [b], seed=2)
+    stage = StageFactory(event=event)
+    stage_generate(stage=stage, actor=organizer)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        report(stage, "W1-1", "a", organizer)
+    assert len(callbacks) == 1
+    assert PlayerRating.objects.get(player=a).games == 2

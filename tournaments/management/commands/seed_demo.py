@@ -1,18 +1,29 @@
 """Demo data for `make run`: idempotent, so running it again changes nothing.
 
-It grows as features land; each feature adds its own `seed_*` step below.
+It grows as features land; each feature adds its own `seed_*` step below. Events are built through
+the services (registration, seeding, generation, reporting), so demo data obeys every rule the site
+enforces; an event that already has stages is left as it is.
 """
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from matches.models import Player
-from tournaments.models import Event
+from tournaments.models import Entrant, EntrantMember, Event, Set, Stage
+from tournaments.services.advancement import GameInput, SetResult, set_result_report
+from tournaments.services.events import stage_create
+from tournaments.services.generation import stage_generate
+from tournaments.services.ratings import ratings_recompute
+from tournaments.services.seeding import event_seeding_set
 
 DEMO_PASSWORD = "yomi-demo"  # documented in README; demo accounts only exist in `make run` data
 DEMO_PLAYERS = [
@@ -24,13 +35,69 @@ DEMO_PLAYERS = [
     ("chain_combo", "Chain Combo", "Oceania"),
     ("dragonheart", "Dragonheart", "NA East"),
     ("unstable_power", "Unstable Power", "South America"),
+    ("joker_wild", "Joker Wild", "NA West"),
+    ("ace_high", "Ace High", "Europe"),
+    ("throw_tech", "Throw Tech", "Asia"),
+    ("dodge_roll", "Dodge Roll", "Europe"),
+    ("block_string", "Block String", "NA East"),
+    ("power_up", "Power Up", "Oceania"),
+    ("linker", "Linker", "NA West"),
+    ("ender", "Ender", "Europe"),
+    ("starter", "Starter", "Asia"),
+    ("pumped", "Pumped", "South America"),
+    ("speed_zero", "Speed Zero", "Europe"),
+    ("combo_limit", "Combo Limit", "NA East"),
+]
+CHARACTERS = [
+    "Grave", "Jaina", "Rook", "Setsuki", "Midori", "Valerie", "Lum", "DeGrey", "Geiger",
+    "Argagarg", "Troq", "Quince", "BBB", "Menelker", "Gwen", "Persephone", "Zane", "Vendetta",
+    "Onimaru", "Gloria",
 ]
 DEMO_EVENTS = [
     ("Fantasy Strike Weekly", "fantasy-strike-weekly", Event.Mode.VERSUS),
     ("Triple Threat Invitational", "triple-threat-invitational", Event.Mode.TRIPLE_THREAT),
     ("Tag Team Tuesday", "tag-team-tuesday", Event.Mode.TAG_TEAM),
     ("Dramatic Battle Night", "dramatic-battle-night", Event.Mode.DRAMATIC_BATTLE),
+    ("Yomi League Season 1", "yomi-league-season-1", Event.Mode.VERSUS),
+    ("Swiss Saturday", "swiss-saturday", Event.Mode.VERSUS),
+    ("Open Ladder Qualifier", "open-ladder-qualifier", Event.Mode.VERSUS),
 ]
+
+
+def _h(*parts: Any) -> int:
+    """A stable number from the parts: demo results are the same on every machine."""
+    return zlib.crc32("/".join(str(p) for p in parts).encode())
+
+
+def _result(s: Set, *, salt: str) -> SetResult:
+    """The better seed usually wins; about one set in four is an upset."""
+    seed_a = s.entrant_a.seed or 99 if s.entrant_a else 99
+    seed_b = s.entrant_b.seed or 99 if s.entrant_b else 99
+    favourite = "a" if seed_a <= seed_b else "b"
+    underdog = "b" if favourite == "a" else "a"
+    winner = underdog if _h(salt, s.key) % 4 == 0 else favourite
+    loser_wins = _h(salt, s.key, "close") % (s.wins_needed)
+    order = [underdog if winner == favourite else favourite] * loser_wins
+    order += [winner] * s.wins_needed
+    pick_a = CHARACTERS[_h(salt, s.key, "a") % len(CHARACTERS)]
+    pick_b = CHARACTERS[_h(salt, s.key, "b") % len(CHARACTERS)]
+    return SetResult(games=[GameInput(side, [pick_a], [pick_b]) for side in order])
+
+
+def _play(stage: Stage, actor: Any, *, limit: int | None = None) -> None:
+    """Report ready sets (all of them, or ``limit``) in bracket order."""
+    played = 0
+    while limit is None or played < limit:
+        ready = (
+            Set.objects.filter(stage=stage, status=Set.Status.READY)
+            .select_related("entrant_a", "entrant_b", "stage__event")
+            .order_by("round", "bracket", "position")
+            .first()
+        )
+        if ready is None:
+            return
+        set_result_report(set=ready, actor=actor, result=_result(ready, salt=stage.event.slug))
+        played += 1
 
 
 class Command(BaseCommand):
@@ -53,12 +120,147 @@ class Command(BaseCommand):
             Player.objects.get_or_create(
                 user=user, defaults={"display_name": display_name, "region": region}
             )
+        players = list(
+            Player.objects.filter(user__username__in=[u for u, _, _ in DEMO_PLAYERS]).order_by(
+                "user__username"
+            )
+        )
+        builders: dict[str, Callable[[Event, Any, list[Player]], None]] = {
+            "fantasy-strike-weekly": self.seed_double_elimination,
+            "triple-threat-invitational": self.seed_triple_threat,
+            "tag-team-tuesday": self.seed_tag_team,
+            "dramatic-battle-night": self.seed_dramatic_battle,
+            "yomi-league-season-1": self.seed_league,
+            "swiss-saturday": self.seed_swiss,
+            "open-ladder-qualifier": self.seed_open_registration,
+        }
+        built = 0
         for name, slug, mode in DEMO_EVENTS:
             event, _ = Event.objects.get_or_create(slug=slug, defaults={"name": name, "mode": mode})
             event.organizers.add(organizer)
+            if event.stages.exists() or event.entrants.exists():
+                continue  # already built: running seed_demo again changes nothing
+            builders[slug](event, organizer, players)
+            built += 1
+        if built:
+            ratings_recompute()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo data ready: {Player.objects.count()} players, "
                 f"{Event.objects.count()} events. Log in as 'organizer' / '{DEMO_PASSWORD}'."
             )
         )
+
+    # --- one builder per event ------------------------------------------------------------------
+
+    def _open(self, event: Event, **fields: Any) -> None:
+        for name, value in {"status": Event.Status.REGISTRATION, **fields}.items():
+            setattr(event, name, value)
+        event.full_clean()
+        event.save()
+
+    def _enter(self, event: Event, rosters: list[list[Player]], **extra: Any) -> list[Entrant]:
+        entrants = []
+        for i, roster in enumerate(rosters):
+            name = extra.get("names", [None] * len(rosters))[i] or " / ".join(
+                p.display_name for p in roster
+            )
+            entrant = Entrant.objects.create(
+                event=event, name=name, lineup=extra.get("lineups", [[]] * len(rosters))[i]
+            )
+            for order, player in enumerate(roster):
+                EntrantMember.objects.create(
+                    entrant=entrant, event=event, player=player, order=order
+                )
+            entrants.append(entrant)
+        return entrants
+
+    def seed_double_elimination(self, event: Event, organizer: Any, players: list[Player]) -> None:
+        """Versus, 16 players, double elimination with reset, finished."""
+        self._open(event, best_of=3, top_rounds=1, top_best_of=5, grand_final_best_of=5,
+                   starts_at=timezone.now() - timedelta(days=14))
+        self._enter(event, [[p] for p in players[:16]])
+        event_seeding_set(event=event, actor=organizer, method="random", random_seed=2024)
+        stage = stage_create(event=event, actor=organizer, name="Bracket",
+                             kind=Stage.Kind.DOUBLE_ELIMINATION, grand_final_reset=True)
+        stage_generate(stage=stage, actor=organizer)
+        _play(stage, organizer)
+
+    def seed_triple_threat(self, event: Event, organizer: Any, players: list[Player]) -> None:
+        """Triple Threat, 8 players with 3-character lineups, single elimination, running."""
+        self._open(event, best_of=3, starts_at=timezone.now() - timedelta(hours=2))
+        lineups = [
+            [CHARACTERS[(i * 3 + k) % len(CHARACTERS)] for k in range(3)] for i in range(8)
+        ]
+        self._enter(event, [[p] for p in players[4:12]], lineups=lineups)
+        event_seeding_set(event=event, actor=organizer, method="rating")
+        stage = stage_create(event=event, actor=organizer, name="Top 8",
+                             kind=Stage.Kind.SINGLE_ELIMINATION, third_place=True)
+        stage_generate(stage=stage, actor=organizer)
+        _play(stage, organizer, limit=5)
+
+    def seed_tag_team(self, event: Event, organizer: Any, players: list[Player]) -> None:
+        """Tag Team, 8 teams of 2, round-robin groups then a single-elimination playoff."""
+        self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=1))
+        teams = [[players[2 * i], players[2 * i + 1]] for i in range(8)]
+        names = ["Team Grave", "Team Jaina", "Team Rook", "Team Setsuki", "Team Midori",
+                 "Team Valerie", "Team Lum", "Team DeGrey"]
+        self._enter(event, teams, names=names)
+        event_seeding_set(event=event, actor=organizer, method="random", random_seed=7)
+        groups = stage_create(event=event, actor=organizer, name="Groups",
+                              kind=Stage.Kind.ROUND_ROBIN, group_count=2, advance_count=2)
+        playoff = stage_create(event=event, actor=organizer, name="Playoff",
+                               kind=Stage.Kind.SINGLE_ELIMINATION)
+        stage_generate(stage=groups, actor=organizer)
+        _play(groups, organizer)
+        stage_generate(stage=playoff, actor=organizer)
+        _play(playoff, organizer, limit=2)
+
+    def seed_dramatic_battle(self, event: Event, organizer: Any, players: list[Player]) -> None:
+        """Dramatic Battle: 4 duos and 3 solo bosses, 3 Swiss rounds, finished."""
+        self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=3))
+        rosters = [[players[i], players[i + 1]] for i in range(0, 8, 2)]
+        rosters += [[players[i]] for i in range(8, 11)]
+        self._enter(event, rosters)
+        event_seeding_set(event=event, actor=organizer, method="random", random_seed=11)
+        stage = stage_create(event=event, actor=organizer, name="Swiss",
+                             kind=Stage.Kind.SWISS, swiss_rounds=3)
+        stage_generate(stage=stage, actor=organizer)
+        _play(stage, organizer)
+
+    def seed_league(self, event: Event, organizer: Any, players: list[Player]) -> None:
+        """A Versus league season: 6 players, weekly rounds with match windows, half played."""
+        start = timezone.now() - timedelta(days=14)
+        self._open(event, best_of=3, starts_at=start)
+        self._enter(event, [[p] for p in players[10:16]])
+        event_seeding_set(event=event, actor=organizer, method="rating")
+        stage = stage_create(event=event, actor=organizer, name="Season", kind=Stage.Kind.LEAGUE,
+                             starts_at=start, round_days=7)
+        stage_generate(stage=stage, actor=organizer)
+        _play(stage, organizer, limit=6)
+
+    def seed_swiss(self, event: Event, organizer: Any, players: list[Player]) -> None:
+        """Versus Swiss, 12 players, 4 rounds, then a top-4 double elimination; all finished."""
+        self._open(event, best_of=3, starts_at=timezone.now() - timedelta(days=7))
+        self._enter(event, [[p] for p in players[:12]])
+        event_seeding_set(event=event, actor=organizer, method="random", random_seed=99)
+        swiss = stage_create(event=event, actor=organizer, name="Swiss rounds",
+                             kind=Stage.Kind.SWISS, swiss_rounds=4, advance_count=4)
+        top = stage_create(event=event, actor=organizer, name="Top 4",
+                           kind=Stage.Kind.DOUBLE_ELIMINATION)
+        stage_generate(stage=swiss, actor=organizer)
+        _play(swiss, organizer)
+        stage_generate(stage=top, actor=organizer)
+        _play(top, organizer)
+
+    def seed_open_registration(self, event: Event, organizer: Any, players: list[Player]) -> None:
+        """Registration open with a cap of 8: 8 registered, 2 on the waitlist, no stage yet."""
+        self._open(event, max_entrants=8, starts_at=timezone.now() + timedelta(days=5),
+                   check_in_opens_at=timezone.now() + timedelta(days=5) - timedelta(hours=1),
+                   check_in_closes_at=timezone.now() + timedelta(days=5))
+        entrants = self._enter(event, [[p] for p in players[:10]])
+        for entrant in entrants[8:]:
+            entrant.status = Entrant.Status.WAITLISTED
+            entrant.save(update_fields=["status"])
+        stage_create(event=event, actor=organizer, name="Bracket",
+                     kind=Stage.Kind.DOUBLE_ELIMINATION)
