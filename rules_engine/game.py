@@ -94,6 +94,7 @@ class ComboEntry:
     move: Move
     pumps: list[Card] = field(default_factory=list)
     played_in_c10: bool = True
+    returned: bool = False  # taken back to hand by card text before C13c (Burning Vigor)
 
     def damage_at_c12(self) -> int:
         """C12 / PM-6: a C10 move deals base + pump damage; the combat card only its pumps."""
@@ -122,6 +123,10 @@ class PlayerState:
     revealed_kind: str = cb.NONE
     face_down: Card | None = None
     returns_block: bool = False
+    revealed_card: Card | None = None  # the card combat-revealed at C2 (before voids)
+    hit_this_combat: bool = False  # GL-HIT: a combat card or combo move of this player hit
+    keep_combat_card: bool = False  # card text returns the combat card to hand at C13c
+    paid_this_combat: list[Card] = field(default_factory=list)  # mandatory-cost Aces paid
     # facts for statistics
     cards_drawn: int = 0
     damage_dealt: dict[str, int] = field(
@@ -428,6 +433,8 @@ class Game:
             ps.knockdown_next = False
             ps.combo_points_spent = 0
             ps.chains = []
+        for r, ps in zip(self.rules, self.players, strict=True):
+            r.start_of_turn(self, ps)
         # T2: draw phase, skipped on turn 1.
         if self.turn > 1:
             for ps in self.order():
@@ -490,6 +497,8 @@ class Game:
             else:
                 passes = 0
                 yield from rules[player].play(self, self.players[player], window, action)
+                if self.timeout_triggered and window in ("draw_phase", "end_of_turn"):
+                    self._score_by_life(Termination.TIMEOUT)  # END-6: after the effect
 
     def _check_window(self, player: PlayerId, action: Action, window: str) -> None:
         if isinstance(action, Pass):
@@ -502,6 +511,8 @@ class Game:
         for ps in self.players:
             ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
             ps.face_down, ps.returns_block = None, False
+            ps.revealed_card, ps.hit_this_combat, ps.keep_combat_card = None, False, False
+            ps.paid_this_combat = []
         self.combo = []
         self.combo_closed = False
         self.hit_back = False
@@ -518,6 +529,7 @@ class Game:
         self.step = "C2"
         for ps in self.players:
             ps.revealed_kind = ps.kind
+            ps.revealed_card = ps.combat_card
         if self.ruleset.voidTiming is VoidTiming.AFTER_REVEAL:
             self._apply_voids()
         # C3: mandatory Ace costs, in initiative order (OQ-30).
@@ -530,6 +542,9 @@ class Game:
         self.step = "C5"
         if self.ruleset.voidTiming is VoidTiming.LOCK_IN:
             self._apply_voids()
+        for r, ps in zip(self.rules, self.players, strict=True):
+            yield from r.on_lock_in(self, ps)
+        self._ko_check()
         # C6: the matrix.
         self.step = "C6"
         a, b = self.players
@@ -538,6 +553,7 @@ class Game:
         winner = None if result.winner is None else self.players[result.winner]
         self.winner_of_combat = None if winner is None else winner.player
         loser = None if winner is None else self.players[winner.player.other]
+        self._mark_hits(winner, result)
         for r, ps in zip(self.rules, self.players, strict=True):
             yield from r.after_winner(self, ps, winner)
         # C7: normal-draw rule.
@@ -552,13 +568,17 @@ class Game:
         # C8: (a) Gold Burst searches, (b) block draws, (c) damage, (d) KO check.
         self.step = "C8"
         for ps in self.order():
-            if ps.kind == cb.JOKER and (winner is ps or (result.both_hit and winner is None)):
+            if ps.kind == cb.JOKER and ps.hit_this_combat:
                 ps.jokers["gold_burst"] += 1
                 yield from self._ace_search(ps, 2, "C8", gold_burst=True)
         if winner is not None and winner.kind == cb.BLOCK and loser is not None \
                 and loser.kind in (cb.ATTACK, cb.JOKER, cb.NONE):
-            if self.rules[loser.player].blocks_draw(self, winner, loser):
+            prevented = yield from self.rules[loser.player].block_draw_prevented(
+                self, loser, winner)
+            if not prevented:
                 yield from self._draw(winner, "C8")  # AR-BLK-1
+            if loser.kind == cb.ATTACK:
+                yield from self.rules[winner.player].after_block(self, winner, loser)
             if self.ruleset.blockReturn is BlockReturn.IMMEDIATE and winner.combat_card:
                 winner.hand.append(winner.combat_card)  # CF-15 IMMEDIATE
                 winner.combat_card = None
@@ -731,6 +751,7 @@ class Game:
         for c in paid:
             ps.hand.remove(c)
             self.discard(ps, c)
+        ps.paid_this_combat.extend(paid)
         return paid
 
     def _check_aces(self, ps: PlayerState, cards: tuple[Card, ...], m: Move,
@@ -762,6 +783,66 @@ class Game:
             if void:
                 self.discard(ps, ps.combat_card)
                 ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+
+    def _mark_hits(self, winner: PlayerState | None, result: cb.CombatResult) -> None:
+        """GL-HIT: which combat cards hit (winning attacks, throws and Gold Bursts; both
+        attacks in a speed tie; both Gold Bursts in a mirror)."""
+        if winner is not None:
+            winner.hit_this_combat = winner.kind in (cb.ATTACK, cb.THROW, cb.JOKER)
+        elif result.both_hit:
+            for ps in self.players:
+                ps.hit_this_combat = True
+
+    def damage(self, target: PlayerState, amount: int, source: PlayerState) -> None:
+        """Ability damage or life loss (GL-DAMAGE), with its KO check (END-2)."""
+        self._damage(target, amount, source, "ability")
+        self._ko_check()
+
+    def heal(self, ps: PlayerState, amount: int) -> None:
+        """GEN-8: no heal raises life above the character's starting life."""
+        ps.life = min(ps.life + amount, ps.character.life)
+
+    def draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
+        """Card draws caused by abilities (END-6 time-out is checked by the caller's step)."""
+        yield from self._draw(ps, step, n)
+
+    def search(self, ps: PlayerState, owed: int, step: str) -> Step:
+        """ACE-SEARCH(owed) caused by card text (PU-5)."""
+        yield from self._ace_search(ps, owed, step, gold_burst=False)
+
+    def shuffle_deck(self, ps: PlayerState) -> None:
+        if self.rng is not None:
+            self.rng.shuffle(ps.deck)
+
+    def ask(
+        self, players: tuple[PlayerId, ...], rule: str,
+        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
+    ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
+        """A decision at the current step, for ability code."""
+        return (yield from self._ask(self.step, players, rule, check, options))
+
+    def offer_counter(self, owner: PlayerState, ability: str) -> Generator[
+            Decision, tuple[PlayerId, Action], bool]:
+        """WIN-REACTION / CTR-2: after ``owner`` paid an ability's costs and before it resolves,
+        the opponent may counter it. Counters can be countered in turn (OQ-13): the last one
+        played resolves first, and undoing a counter undoes what it did. Returns True if the
+        ability is countered (the caller then undoes it, CTR-3)."""
+        opp = self.players[owner.player.other]
+        rules = self.rules[opp.player]
+        if not rules.can_counter(self, opp, ability):
+            return False
+        _, action = yield from self._ask(
+            self.step, (opp.player,), "CTR-2",
+            lambda p, a: rules.check_counter(self, opp, ability, a),
+            lambda p: [Pass(), *rules.counter_options(self, opp, ability)])
+        if isinstance(action, Pass):
+            return False
+        refund = rules.pay_counter(self, opp, action)
+        countered_back = yield from self.offer_counter(opp, rules.counter_name(action))
+        if countered_back:
+            refund()  # CTR-3: the counter is undone, costs back to hand
+            return False
+        return True
 
     def _combat_damage(self, winner: PlayerState | None, loser: PlayerState | None,
                        result: cb.CombatResult) -> None:
@@ -1022,6 +1103,8 @@ class Game:
         for c in action.aces:  # CB-9: the mandatory cost is paid when the move is played
             ps.hand.remove(c)
             self.discard(ps, c)
+        ps.paid_this_combat.extend(action.aces)
+        ps.hit_this_combat = True  # GL-HIT: every combo move hits at once
         self.combo.append(ComboEntry(action.card, m))
         ps.combo_points_spent += m.combo_points or 0
         if self.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
@@ -1057,13 +1140,13 @@ class Game:
             c = ps.combat_card
             if c is not None:
                 thrown = winner is not None and winner is not ps and winner.kind == cb.THROW
-                if ps.kind == cb.BLOCK and not thrown:
+                if (ps.kind == cb.BLOCK and not thrown) or ps.keep_combat_card:
                     ps.hand.append(c)
                 else:
                     self.discard(ps, c)
             if winner is ps:
                 for e in self.combo:
-                    if e.played_in_c10:
+                    if e.played_in_c10 and not e.returned:
                         self.discard(ps, e.card)
             ps.combat_card = None
         self.combo_cards_discarded()

@@ -13,11 +13,11 @@ reports ``abilities_complete: false``.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
-from rules_engine.actions import Action
+from rules_engine.actions import Action, Pass
 from rules_engine.cards import Card, Character, Move
 from rules_engine.errors import RuleViolation
 
@@ -76,9 +76,45 @@ class CharacterRules:
     def combat_card_damage(self, game: Game, ps: PlayerState, move: Move) -> int:
         return move.damage
 
-    def blocks_draw(self, game: Game, blocker: PlayerState, attacker: PlayerState) -> bool:
-        """Whether the opponent's winning block draws (AR-BLK-1); card text may say no."""
-        return True
+    def block_draw_prevented(self, game: Game, attacker: PlayerState,
+                             blocker: PlayerState) -> Generator[Decision, tuple[PlayerId, Action],
+                                                                bool]:
+        """C8b: whether this attacker's card text stops the blocker's draw (AR-BLK-1)."""
+        return False
+        yield  # pragma: no cover
+
+    def after_block(self, game: Game, ps: PlayerState, attacker: PlayerState) -> Step:
+        """C8b, after the block draw: this player's block beat an attack."""
+        return
+        yield  # pragma: no cover
+
+    def on_lock_in(self, game: Game, ps: PlayerState) -> Step:
+        """C5, after voids: the combat actions are fixed."""
+        return
+        yield  # pragma: no cover
+
+    def start_of_turn(self, game: Game, ps: PlayerState) -> None:
+        """T1: clear this character's one-turn effects."""
+        return None
+
+    # --- counters (CTR) ---------------------------------------------------------------
+    def can_counter(self, game: Game, ps: PlayerState, ability: str) -> bool:
+        """Whether this player holds a Reaction that can counter ``ability`` now."""
+        return False
+
+    def counter_options(self, game: Game, ps: PlayerState, ability: str) -> list[Action]:
+        return []
+
+    def check_counter(self, game: Game, ps: PlayerState, ability: str, action: Action) -> None:
+        if not isinstance(action, Pass):
+            raise RuleViolation("CTR-1", f"{self.character.name} has no counter to play")
+
+    def pay_counter(self, game: Game, ps: PlayerState, action: Action) -> Callable[[], None]:
+        """Pay a counter's costs; return the function that refunds them (CTR-3)."""
+        raise RuleViolation("CTR-1", "no counter")
+
+    def counter_name(self, action: Action) -> str:
+        return ""
 
     def after_block_damage(self, game: Game, ps: PlayerState, blocker: PlayerState,
                            damage: int) -> None:
@@ -113,7 +149,10 @@ class CharacterRules:
 
 
 def _registry() -> dict[str, type[CharacterRules]]:
-    return {}
+    from rules_engine.characters.grave import GraveRules
+    from rules_engine.characters.jaina import JainaRules
+
+    return {"grave": GraveRules, "jaina": JainaRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

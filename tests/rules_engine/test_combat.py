@@ -95,6 +95,8 @@ def test_block_beats_attack_draws_and_returns__AR_BLK_1_AR_BLK_2_C7_M_ATTACK_BLO
     draw(g, P2, "KD")
     assert g.actor is P1 and g.step == "C8"
     draw(g, P1, "KD")
+    g.apply(P1, Pass())  # Grave's innate: he may reveal a card after blocking an attack
+    g.apply(P2, Pass())  # Jaina attacked: Burning Vigor may return her 2 (she declines)
     assert card("5C") in g.state(P1).hand  # returned at C13c (CF-15 default)
     assert g.life == (90, 85)
 
@@ -105,6 +107,8 @@ def test_block_damage_is_dealt_to_the_blocker__AR_BLK_3_TV_RW_09() -> None:
     fight(g, commit("4H", "attack"), commit("5C", "block"))
     draw(g, P1, "9D")  # C7: blocked normal attack draws
     draw(g, P2, "9D")  # C8b: the block draws
+    g.apply(P2, Pass())  # Grave's innate (Knowing the Opponent): no reveal
+    g.apply(P1, Pass())  # Jaina's Burning Vigor: no return
     # no C9 window for the loser of a block (RW-CANNOT-1): turn 2 already
     assert g.life == (85, 87)
     assert g.turn == 2
@@ -188,6 +192,8 @@ def test_dodge_vs_dodge_and_block_vs_dodge_tie__CF_11_M_DODGE_DODGE_M_BLOCK_DODG
     assert g.turn == 2
     draw(g, P1, "9D")
     draw(g, P2, "9D")
+    g.apply(P1, Pass())  # T3: both hold Martial Mastery (7C); both pass (INI-5)
+    g.apply(P2, Pass())
     fight(g, commit("5C", "block"), commit("4C", "dodge"))
     assert g.turn == 3
     assert card("5C") in g.state(P1).hand
