@@ -159,6 +159,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a `status`; name each enum after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "MatchStatusEnum": "matches.models.Match.Status",
+        "VerificationRunStatusEnum": "matches.models.VerificationRun.Status",
+        "DisputeStatusEnum": "matches.models.Dispute.Status",
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "EntrantStatusEnum": "tournaments.models.Entrant.Status",
+        "StageStatusEnum": "tournaments.models.Stage.Status",
+        "SetStatusEnum": "tournaments.models.Set.Status",
+    },
 }
 
 # Celery: with REDIS_URL set, tasks go through Redis to separate workers; without it (the

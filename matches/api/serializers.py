@@ -10,7 +10,7 @@ from matches.models import Dispute, Match, MatchLog, MatchSide, VerificationRun
 from matches.selectors import log_latest_run
 
 
-class ErrorSerializer(serializers.Serializer):
+class MatchErrorSerializer(serializers.Serializer):
     code = serializers.CharField()
     message = serializers.CharField()
     json_path = serializers.CharField(required=False)

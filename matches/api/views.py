@@ -22,8 +22,8 @@ from rest_framework.views import APIView
 
 from matches import selectors, services
 from matches.api.serializers import (
-    ErrorSerializer,
     MatchDetailSerializer,
+    MatchErrorSerializer,
     MatchSerializer,
     SubmissionSerializer,
 )
@@ -38,9 +38,9 @@ HTTP_STATUS = {
     MatchErrorCode.REASON_REQUIRED: status.HTTP_400_BAD_REQUEST,
 }
 ERRORS = {
-    400: OpenApiResponse(ErrorSerializer, description="bad input"),
-    403: OpenApiResponse(ErrorSerializer, description="not allowed"),
-    409: OpenApiResponse(ErrorSerializer, description="refused in the match's current state"),
+    400: OpenApiResponse(MatchErrorSerializer, description="bad input"),
+    403: OpenApiResponse(MatchErrorSerializer, description="not allowed"),
+    409: OpenApiResponse(MatchErrorSerializer, description="refused in the match's current state"),
 }
 
 
@@ -85,7 +85,7 @@ class MatchLogSubmitApi(MatchServiceApi):
 
     parser_classes = [JSONParser, MultiPartParser, FormParser]
 
-    class InputSerializer(serializers.Serializer):
+    class LogSubmitInputSerializer(serializers.Serializer):
         log = serializers.JSONField(required=False)
         log_text = serializers.CharField(required=False, trim_whitespace=False)
         log_file = serializers.FileField(required=False)
@@ -99,12 +99,12 @@ class MatchLogSubmitApi(MatchServiceApi):
             return attrs
 
     @extend_schema(
-        request=InputSerializer,
-        responses={201: SubmissionSerializer, 200: SubmissionSerializer, 413: ErrorSerializer,
+        request=LogSubmitInputSerializer,
+        responses={201: SubmissionSerializer, 200: SubmissionSerializer, 413: MatchErrorSerializer,
                    **ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.LogSubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         log_bytes = _log_bytes(data.validated_data)
         outcome = services.match_log_submit(
@@ -146,14 +146,14 @@ class MatchLogConfirmApi(MatchServiceApi):
 class MatchResultOverrideApi(MatchServiceApi):
     """An organizer sets or corrects the result, with a reason (kept in the audit log)."""
 
-    class InputSerializer(serializers.Serializer):
+    class OverrideInputSerializer(serializers.Serializer):
         winner_side = serializers.ChoiceField(choices=[1, 2], allow_null=True, required=False)
         is_draw = serializers.BooleanField(default=False)
         reason = serializers.CharField(max_length=2000)
 
-    @extend_schema(request=InputSerializer, responses={200: MatchSerializer, **ERRORS})
+    @extend_schema(request=OverrideInputSerializer, responses={200: MatchSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        data = self.InputSerializer(data=request.data)
+        data = self.OverrideInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         match = services.match_result_override(
             match=self.get_match(pk), actor=request.user,
