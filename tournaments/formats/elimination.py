@@ -35,16 +35,17 @@ Double elimination loser placement
         drop-in 1 (losers of W2): reversed                 (W2-1 loser goes to the last set)
         drop-in 2 (losers of W3): halves swapped           (W3-1 loser goes to the middle set)
         drop-in 3 (losers of W4): each half reversed
-        drop-in 4 (losers of W5): halves swapped, each half reversed
+        drop-in 4 (losers of W5): neighbours swapped (1 2 3 4 -> 2 1 4 3)
         and the four patterns repeat (see `_DROP_PATTERNS`).
     `tests/tournaments/formats/test_elimination.py` computes, from the spec alone, the earliest
     losers round where two entrants who already met can meet again, and pins it per size: losers
-    round 3 of 4 for 8 entrants, 4 of 6 for 16, 5 of 8 for 32, 7 of 10 for 64, 8 for 128-512.
+    round 3 of 4 for 8 entrants, 4 of 6 for 16, 5 of 8 for 32, 7 of 10 for 64, 8 of 12 for 128,
+    9 of 14 for 256, 9 of 16 for 512.
     A counting argument bounds what any placement can reach: by losers round 2j a set's
     possible entrants have played in (j + 1) * 2**j distinct first-round sets (pairwise
     disjoint, or they could already have met), which must fit in the 2**(k-1) there are. For
-    8 to 128 entrants the placement above reaches that bound; above 128 it is one to five
-    rounds short of it (e.g. round 8 where 9 is the bound for 256).
+    8 to 256 entrants the placement above reaches that bound; above 256 it falls short of it
+    (round 9 where 11 is the bound for 512).
 
 Grand final
     GF1 is the winners-bracket champion (side a) against the losers-bracket champion (side b).
@@ -184,8 +185,8 @@ def _halves_reversed(items: list[int]) -> list[int]:
     return items[:half][::-1] + items[half:][::-1] if half else items
 
 
-def _halves_swapped_reversed(items: list[int]) -> list[int]:
-    return _halves_reversed(_halves_swapped(items))
+def _pairs_flipped(items: list[int]) -> list[int]:
+    return [items[i ^ 1] for i in range(len(items))] if len(items) > 1 else items
 
 
 # Entry i of the returned list is the winners-round position whose loser drops into losers set
@@ -194,7 +195,7 @@ _DROP_PATTERNS: tuple[Callable[[list[int]], list[int]], ...] = (
     _reversed,
     _halves_swapped,
     _halves_reversed,
-    _halves_swapped_reversed,
+    _pairs_flipped,
 )
 
 

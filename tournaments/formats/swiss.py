@@ -39,8 +39,7 @@ Rules implemented by `swiss_pair`
 
 Swiss standings (`swiss_standings`)
     A win is 1 point, a draw 0.5, a double forfeit 0 for both, a bye 1 (and counts as a win).
-    Default
-    tie-break order: Buchholz, Sonneborn-Berger, head-to-head, seed; definitions in
+    Default tie-break order: Buchholz, Sonneborn-Berger, head-to-head, seed; definitions in
     `tournaments.formats.standings`.
 """
 

@@ -422,9 +422,23 @@ def _fields(spec: SetSpec) -> dict:
     return {name: getattr(spec, name) for name in SetSpec.__slots__}
 
 
-# The latest losers round the first rematch can be pushed to is bounded by counting: by losers
-# round 2j the footprint of a set's possible entrants covers (j + 1) * 2**j first-round sets.
-EXPECTED_FIRST_REMATCH = {8: 3, 16: 4, 32: 5, 64: 7, 128: 8, 256: 8, 512: 8}
+def _counting_bound(size: int) -> int:
+    """The first losers round where a rematch cannot be avoided by any placement.
+
+    Entrants on the two sides of a losers set must have played in disjoint first-round sets;
+    by losers round 2j a set's entrants cover (j + 1) * 2**j of them, by round 2j + 1 twice that,
+    and there are only size / 2.
+    """
+    r = 1
+    while True:
+        j = r // 2
+        footprint = (j + 1) * 2**j if r % 2 == 0 else (j + 1) * 2 ** (j + 1)
+        if footprint > size // 2:
+            return r
+        r += 1
+
+
+EXPECTED_FIRST_REMATCH = {8: 3, 16: 4, 32: 5, 64: 7, 128: 8, 256: 9, 512: 9}
 
 
 @pytest.mark.parametrize(("size", "losers_round"), sorted(EXPECTED_FIRST_REMATCH.items()))
@@ -433,6 +447,8 @@ def test_double_elimination_no_rematch_before_late_losers_rounds(size, losers_ro
     specs = double_elimination(size)
     # then no two entrants can meet twice before that losers round
     assert first_possible_rematch(specs) == ("losers", losers_round)
+    # which up to 256 entrants is as late as any placement can push it
+    assert _counting_bound(size) == (losers_round if size <= 256 else 11)
 
 
 @pytest.mark.parametrize("count", [5, 6, 7, 9, 12, 17, 24, 33, 48, 63])
