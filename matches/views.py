@@ -1,14 +1,143 @@
+"""Match pages: list, detail with verdicts, log submission, confirmation, override, disputes."""
+
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from matches.selectors import player_list
+from matches import selectors, services
+from matches.errors import MatchError
+from matches.forms import LogSubmitForm, ResultOverrideForm
+from matches.models import Match
+from matches.services.matches import match_user_is_manager
+from matches.verdicts import verdict_view
 
 
 def player_list_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "matches/player_list.html", {"players": player_list()})
+    return render(request, "matches/player_list.html", {"players": selectors.player_list()})
 
 
 def match_list_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "matches/match_list.html", {"matches": []})
+    matches = selectors.match_list()
+    status = request.GET.get("status", "")
+    if status in Match.Status.values:
+        matches = matches.filter(status=status)
+    return render(
+        request, "matches/match_list.html",
+        {"matches": matches[:200], "statuses": Match.Status.choices, "status": status},
+    )
+
+
+def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
+    user_side = services.match_user_side(match, request.user)
+    logs = []
+    for log in match.logs.all():
+        run = selectors.log_latest_run(log)
+        logs.append({
+            "log": log,
+            "run": run,
+            "verdict": verdict_view(run.verdict) if run and run.is_finished else None,
+            "sides": sorted({e.side for e in log.endorsements.all() if e.side is not None}),
+        })
+    awaiting = [
+        item for item in logs
+        if match.status == Match.Status.AWAITING_CONFIRMATION
+        and item["run"] is not None and item["run"].status == "legal"
+    ]
+    can_confirm = bool(
+        user_side is not None and awaiting and user_side not in awaiting[0]["sides"]
+    )
+    is_manager = match_user_is_manager(match, request.user)
+    can_submit = (user_side is not None or is_manager) and match.status not in (
+        Match.Status.CONFIRMED, Match.Status.DISPUTED
+    )
+    return {
+        "match": match,
+        "sides": {1: [s for s in match.sides.all() if s.side == 1],
+                  2: [s for s in match.sides.all() if s.side == 2]},
+        "logs": logs,
+        "user_side": user_side,
+        "can_confirm": can_confirm,
+        "can_submit": can_submit,
+        "is_manager": is_manager,
+        "disputes": list(match.disputes.all()),
+    }
+
+
+def match_detail_page(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(selectors.match_detail_queryset(), pk=pk)
+    form = LogSubmitForm()
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"/accounts/login/?next={request.path}")
+        form = LogSubmitForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                outcome = services.match_log_submit(
+                    match=match, submitted_by=request.user, log_bytes=form.log_bytes()
+                )
+            except MatchError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(
+                    request,
+                    "Log received; the rules engine is verifying it." if outcome.is_new
+                    else "This exact log was already submitted; nothing changed.",
+                )
+                return redirect("matches:match-detail", pk=match.pk)
+    context = _detail_context(request, match)
+    context["form"] = form
+    return render(request, "matches/match_detail.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        services.match_log_confirm(match=match, user=request.user)
+    except MatchError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Result confirmed.")
+    return redirect("matches:match-detail", pk=pk)
+
+
+@login_required
+def match_override(request: HttpRequest, pk: int) -> HttpResponse:
+    """Two steps: the organizer sees the current and the new result, then confirms."""
+    match = get_object_or_404(Match, pk=pk)
+    if not match_user_is_manager(match, request.user):
+        messages.error(request, "Only the event's organizers or staff may override a result.")
+        return redirect("matches:match-detail", pk=pk)
+    form = ResultOverrideForm(request.POST or None)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        if form.cleaned_data["confirmed"]:
+            try:
+                services.match_result_override(
+                    match=match, actor=request.user, reason=form.cleaned_data["reason"],
+                    **form.result_args(),
+                )
+            except MatchError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, "Result overridden and recorded in the audit log.")
+                return redirect("matches:match-detail", pk=pk)
+        else:
+            preview = form.result_args()
+            form = ResultOverrideForm(initial={**form.cleaned_data, "confirmed": True})
+    return render(
+        request, "matches/match_override.html",
+        {"match": match, "form": form, "preview": preview,
+         "audit": match.audit_entries.select_related("actor")[:20]},
+    )
+
+
+def dispute_detail_page(request: HttpRequest, pk: int, dispute_pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    dispute = get_object_or_404(match.disputes.select_related("log_a", "log_b"), pk=dispute_pk)
+    return render(request, "matches/dispute_detail.html", {"match": match, "dispute": dispute})
