@@ -188,7 +188,7 @@ def stage_generate(*, stage: Stage, actor: Any) -> Stage:
         sets = swiss_round_sets(stage, entrants, round_=1, previous=[])
         stage.current_round = 1
     _create_entries(stage, entrants, groups)
-    Set.objects.bulk_create(sets, batch_size=1000)
+    Set.objects.bulk_create(sets)
     stage.status = Stage.Status.RUNNING
     stage.save(update_fields=["status", "current_round"])
     from tournaments.services.advancement import stage_finish_if_done
