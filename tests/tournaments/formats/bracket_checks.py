@@ -75,3 +75,50 @@ def first_possible_rematch(specs: Sequence[SetSpec]) -> tuple[str, int] | None:
         return None
     names = {v: k for k, v in order.items()}
     return names[best[0]], best[1]
+
+
+def play_out(
+    specs: Sequence[SetSpec], winner_of
+) -> tuple[dict[int, int], list[tuple[str, int, int]]]:
+    """Play a bracket the way the consumer does: byes auto-advance, GF2 only if side b wins GF1.
+
+    `winner_of(key, a, b)` picks the winner of a real set. Returns each entrant's loss count and
+    the sets played as (key, side a entrant, side b entrant), in order.
+    """
+    slots: dict[tuple[str, str], int | None] = {}
+    losses: dict[int, int] = {}
+    played: list[tuple[str, int, int]] = []
+    gf1_won_by_b = False
+    for spec in specs:
+        entrants = []
+        for name, source in (("a", spec.side_a), ("b", spec.side_b)):
+            if source.kind == "seed":
+                entrants.append(source.seed)
+            elif source.kind == "bye":
+                entrants.append(None)
+            else:
+                assert (spec.key, name) in slots, f"{spec.key}{name} read before it was filled"
+                entrants.append(slots[(spec.key, name)])
+        a, b = entrants
+        for entrant in (a, b):
+            if entrant is not None:
+                losses.setdefault(entrant, 0)
+        if spec.is_conditional and not gf1_won_by_b:
+            continue  # the reset is skipped
+        if a is None or b is None:
+            assert a is not None or b is not None, f"{spec.key} has no entrant at all"
+            winner, loser = (a if b is None else b), None
+        else:
+            assert a != b
+            winner = winner_of(spec.key, a, b)
+            loser = b if winner == a else a
+            losses[loser] += 1
+            played.append((spec.key, a, b))
+        if spec.key == "GF1":
+            gf1_won_by_b = winner == b
+        if spec.winner_to is not None:
+            slots[spec.winner_to] = winner
+        if spec.loser_to is not None:
+            assert loser is not None
+            slots[spec.loser_to] = loser
+    return losses, played

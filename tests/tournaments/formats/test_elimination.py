@@ -1,12 +1,17 @@
 from __future__ import annotations
 
+import functools
+import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.tournaments.formats.bracket_checks import (
     by_key,
     first_possible_rematch,
+    play_out,
     possible_seeds,
 )
 from tournaments.formats.elimination import (
@@ -462,3 +467,59 @@ def test_byes_do_not_bring_rematches_earlier(count):
 def test_single_elimination_never_has_rematches():
     for count in (2, 3, 8, 13, 64):
         assert first_possible_rematch(single_elimination(count, third_place=True)) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    count=st.integers(2, 300),
+    reset=st.booleans(),
+    seed=st.integers(0, 2**32),
+)
+def test_double_elimination_plays_out_to_two_losses_each(count, reset, seed):
+    # given random results
+    rng = random.Random(seed)
+    specs = double_elimination(count, grand_final_reset=reset)
+    # when the bracket is played the way the consumer plays it
+    losses, played = play_out(specs, lambda key, a, b: rng.choice((a, b)))
+    # then everyone took part, and all but the champion (and, without a reset, a runner-up who
+    # lost only the grand final) are out after exactly two losses
+    assert sorted(losses) == list(range(1, count + 1))
+    tally = Counter(losses.values())
+    if reset:
+        assert tally[2] == count - 1 and tally[0] + tally[1] == 1
+    else:
+        assert tally[2] in (count - 1, count - 2) and tally[2] + tally[1] + tally[0] == count
+    # and no pair meets twice before the first losers round the static analysis allows
+    first = _first_rematch_cached(count)
+    index = by_key(specs)
+    seen: set[frozenset[int]] = set()
+    for key, a, b in played:
+        pair = frozenset((a, b))
+        spec = index[key]
+        if pair in seen and spec.bracket != "grand_final":
+            assert spec.bracket == "losers" and spec.round >= first[1]
+        seen.add(pair)
+
+
+@functools.cache
+def _first_rematch_cached(count: int) -> tuple[str, int]:
+    first = first_possible_rematch(double_elimination(count))
+    assert first is not None
+    return first
+
+
+@settings(max_examples=100, deadline=None)
+@given(count=st.integers(2, 300), third=st.booleans(), seed=st.integers(0, 2**32))
+def test_single_elimination_plays_out_to_one_champion(count, third, seed):
+    rng = random.Random(seed)
+    losses, played = play_out(
+        single_elimination(count, third_place=third), lambda k, a, b: rng.choice((a, b))
+    )
+    assert sorted(losses) == list(range(1, count + 1))
+    with_third = third and count >= 4
+    assert len(played) == count - 1 + with_third
+    assert Counter(losses.values()) == (
+        Counter({1: count - 1 - with_third, 0: 1, 2: 1})
+        if with_third
+        else Counter({1: count - 1, 0: 1})
+    )
