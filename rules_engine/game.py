@@ -1169,7 +1169,7 @@ class Game:
 
         def check(player: PlayerId, action: Action) -> None:
             if not isinstance(action, Search):
-                raise RuleViolation("PU-5", "a Gold Burst hit: choose the Aces to take (search)")
+                raise RuleViolation("PU-5", "Aces are owed: choose the Aces to take (search)")
             self._check_search(ps, action.from_discard, action.from_deck, owed, free)
 
         _, action = yield from self._ask(
