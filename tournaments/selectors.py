@@ -264,12 +264,12 @@ SECTION_ORDER = list(SECTION_TITLES)
 def stage_bracket(stage: Stage) -> list[BracketSection]:
     """Sets grouped into sections (winners, losers, grand final, ...) and rounds (columns).
 
-    A grand-final reset that was not needed is left out.
+    A grand-final reset is shown only once it is needed (the losers-side entrant won GF1).
     """
     by_section: dict[str, dict[int, BracketRound]] = defaultdict(dict)
     for s in stage_sets(stage):
-        if s.is_conditional and s.status == Set.Status.SKIPPED:
-            continue
+        if s.is_conditional and s.status in (Set.Status.WAITING, Set.Status.SKIPPED):
+            continue  # the grand-final reset appears only once it is needed
         rounds = by_section[s.bracket]
         if s.round not in rounds:
             rounds[s.round] = BracketRound(s.round, s.round_name or f"Round {s.round}", [])

@@ -246,6 +246,10 @@ def _set_box(s: Set, seeds: dict[int, int], set_url: str) -> dict[str, Any]:
         "outcome": s.get_outcome_display() if s.outcome not in ("", "played") else "",
         "best_of": s.best_of, "a": _side_box(s, "a", seeds), "b": _side_box(s, "b", seeds),
         "to": " · ".join(to),
+        "window": (
+            f"{s.window_opens_at:%d %b} to {s.window_closes_at:%d %b}"
+            if s.window_opens_at and s.window_closes_at else ""
+        ),
     }
 
 

@@ -358,8 +358,24 @@ class StageListApi(generics.ListAPIView):
 
 
 class StageDetailApi(generics.RetrieveAPIView):
+    """One stage. PATCH configures it (organizers only, until it is generated)."""
+
     serializer_class = StageSerializer
     queryset = Stage.objects.select_related("event")
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, TournamentError):
+            return error_response(exc)
+        return super().handle_exception(exc)
+
+    @extend_schema(request=StageInputSerializer(partial=True),
+                   responses={200: StageSerializer, **ERRORS})
+    def patch(self, request: Request, pk: int) -> Response:
+        stage = self.get_object()
+        data = StageInputSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        stage = events.stage_update(stage=stage, actor=request.user, **data.validated_data)
+        return Response(StageSerializer(stage).data)
 
 
 class StageGenerateApi(ServiceApi):

@@ -65,6 +65,11 @@ def case_stage_create(event: Event) -> Case:
                                                       "kind": "double_elimination"}, 201)
 
 
+def case_stage_update(event: Event) -> Case:
+    stage = StageFactory(event=event)
+    return Case(f"/api/stages/{stage.pk}/", {"third_place": True}, 200, method="patch")
+
+
 def case_register(event: Event) -> Case:
     target = PlayerFactory(display_name="Target")
     return Case(f"/api/events/{event.slug}/register/", {"players": [target.pk]}, 201)
@@ -123,6 +128,7 @@ CASES: dict[str, Callable[[Event], Case]] = {
     "event_update": case_update,
     "event_status": case_status,
     "stage_create": case_stage_create,
+    "stage_update": case_stage_update,
     "entrant_register": case_register,
     "entrant_withdraw": case_withdraw,
     "entrant_check_in": case_check_in,

@@ -10,6 +10,7 @@ from tournaments.services.events import (
     event_status_change,
     event_update,
     stage_create,
+    stage_update,
 )
 from tournaments.services.generation import stage_generate
 
@@ -72,3 +73,14 @@ def test_only_organizers_change_an_event(event, player, other_organizer):
             event_update(event=event, actor=actor, name="Hijacked")
         assert error.value.code == TournamentErrorCode.NOT_ORGANIZER
     assert Event.objects.get(pk=event.pk).name != "Hijacked"
+
+
+def test_a_generated_stage_can_no_longer_be_configured(event, organizer):
+    entrants_create(event, 2)
+    stage = StageFactory(event=event)
+    stage_update(stage=stage, actor=organizer, third_place=True)
+    stage_generate(stage=stage, actor=organizer)
+    with pytest.raises(TournamentError) as error:
+        stage_update(stage=stage, actor=organizer, kind=Stage.Kind.SWISS, swiss_rounds=3)
+    assert error.value.code == TournamentErrorCode.STAGE_STARTED
+    assert Stage.objects.get(pk=stage.pk).kind == Stage.Kind.SINGLE_ELIMINATION
