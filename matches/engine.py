@@ -37,6 +37,8 @@ def log_check_readable(text: str) -> dict[str, Any]:
         raise Unreadable(exc.json_path, exc.reason) from None
     except RecursionError:
         raise Unreadable("$", "the document is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer literal of thousands of digits
+        raise Unreadable("$", f"not valid JSON: {exc}") from None
     return {} if log.result is None else log.result.to_json()
 
 
