@@ -143,3 +143,20 @@ def test_deeply_nested_json_is_refused_with_a_path(submitter) -> None:
     assert response.status_code == 400
     assert response.json()["json_path"] == "$"
     assert MatchLog.objects.count() == 0
+
+
+def test_nul_characters_are_stored_escaped_or_refused_raw(submitter) -> None:
+    # PostgreSQL text cannot hold U+0000: an escaped one is plain text, a raw one is bad JSON
+    match, client = submitter
+    doc = json.loads(json.dumps(LEGAL))
+    doc["players"]["P1"]["name"] = "nul\u0000name"
+    escaped = json.dumps(doc)
+    assert "\\u0000" in escaped
+    response = client.post(f"/api/matches/{match.pk}/logs/", {"log_text": escaped}, format="json")
+    assert response.status_code == 201
+    assert MatchLog.objects.get().text == escaped
+    raw = escaped.replace("\\u0000", "\u0000")
+    response = client.post(f"/api/matches/{match.pk}/logs/", {"log_text": raw}, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"log_text": ["Null characters are not allowed."]}
+    assert MatchLog.objects.count() == 1
