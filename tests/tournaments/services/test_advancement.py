@@ -251,3 +251,30 @@ def test_only_organizers_report(event, organizer, player, other_organizer):
             set_result_report(set=s, actor=actor, result=win("a"))
         assert error.value.code == TournamentErrorCode.NOT_ORGANIZER
     assert Set.objects.get(pk=s.pk).status == Set.Status.READY
+
+
+def test_disqualification_in_round_robin_forfeits_every_remaining_set(event, organizer):
+    stage, e = _stage(event, organizer, 4, kind=Stage.Kind.ROUND_ROBIN)
+    entrant_disqualify(entrant=e[0], actor=organizer)
+    sets = Set.objects.filter(stage=stage).filter(entrant_a=e[0]) | Set.objects.filter(
+        stage=stage, entrant_b=e[0]
+    )
+    assert sorted(s.outcome for s in sets) == [Set.Outcome.DISQUALIFICATION] * 3
+    assert all(s.winner_id != e[0].pk for s in sets)
+    line = next(x for x in stage_standings(stage).lines if x.entrant.pk == e[0].pk)
+    assert (line.wins, line.losses) == (0, 3)
+
+
+def test_correcting_a_round_robin_set_changes_standings_only(event, organizer):
+    stage, e = _stage(event, organizer, 3, kind=Stage.Kind.ROUND_ROBIN)
+    for s in Set.objects.filter(stage=stage):
+        better = "a" if s.entrant_a.seed < s.entrant_b.seed else "b"
+        set_result_report(set=s, actor=organizer, result=win(better))
+    s = Set.objects.get(stage=stage, entrant_a__in=[e[0], e[1]], entrant_b__in=[e[0], e[1]])
+    flipped = "b" if s.winner_id == s.entrant_a_id else "a"
+    plan = set_result_correct(set=s, actor=organizer, result=win(flipped), reason="r",
+                              confirm=True)
+    assert plan.reset_sets == []
+    assert "Standings are recomputed" in plan.notes[0]
+    ranks = {line.entrant.pk: line.wins for line in stage_standings(stage).lines}
+    assert ranks == {e[0].pk: 1, e[1].pk: 2, e[2].pk: 0}
