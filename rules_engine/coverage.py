@@ -79,7 +79,8 @@ def citations(test_dir: Path, ids: list[str]) -> dict[str, list[str]]:
                 continue
             label = f"{path.name}::{node.name}"
             found: set[str] = set()
-            segment = ast.get_source_segment(source, node) or ""
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            segment = "\n".join(source.splitlines()[start - 1:node.end_lineno])
             if "-" in segment:
                 found |= {rid for rid, pat in patterns.items() if pat.search(segment)}
             if "__" in node.name:

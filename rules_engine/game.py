@@ -165,6 +165,7 @@ class ComboRecord:
     player: PlayerId
     cards: list[str]
     moves: int
+    points: int
     pumps: int
     damage: int
     prevented: int
@@ -949,7 +950,8 @@ class Game:
             total += first.move.damage
         self.combos.append(ComboRecord(
             turn=self.turn, player=winner.player, cards=[e.card.code for e in self.combo],
-            moves=len(self.combo), pumps=sum(len(e.pumps) for e in self.combo),
+            moves=len(self.combo), points=winner.combo_points_spent,
+            pumps=sum(len(e.pumps) for e in self.combo),
             damage=total - prevented, prevented=prevented, chains=chains,
             hit_back=self.hit_back))
 
@@ -1369,6 +1371,7 @@ class Game:
             },
             "combos": [
                 {"turn": c.turn, "player": c.player.name, "cards": c.cards, "moves": c.moves,
+                 "points": c.points,
                  "pumps": c.pumps, "damage": c.damage, "prevented": c.prevented,
                  "chains": c.chains, "hit_back": c.hit_back}
                 for c in self.combos

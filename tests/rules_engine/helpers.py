@@ -48,3 +48,37 @@ def fight(g: Game, a1: Action, a2: Action) -> None:
 
 def draw(g: Game, player: PlayerId, code: str) -> None:
     g.apply(player, Draw(card(code)))
+
+
+PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # a Grave hand with nothing to play outside combat
+
+
+def won_combat(hand1: str, combat: Action, *, p1: str = "grave", hand2: str = PLAIN,
+               ruleset: Ruleset = DEFAULT_RULESET) -> Game:
+    """P1 wins turn 1's combat with ``combat`` against P2's no-card; P2 places no card."""
+    g = recorded_game(hand1, hand2, p1=p1, ruleset=ruleset)
+    g.apply(P1, combat)
+    g.apply(P2, NoCard())
+    if g.step == "C7":
+        draw(g, P1, "9H")
+    if g.step == "C9" and g.actor is P2:
+        from rules_engine.actions import Pass
+
+        g.apply(P2, Pass())
+    return g
+
+
+def with_move(name: str, rank_code: str, **changes: object) -> object:
+    """A copy of a character whose moves on ``rank_code`` have ``changes`` (synthetic data for
+    rule vectors the printed decks cannot reach)."""
+    import dataclasses
+
+    from rules_engine.cards import RANK_BY_CODE
+
+    c = character(name)
+    rank = RANK_BY_CODE[rank_code]
+    moves = dict(c.moves)
+    moves[rank] = tuple(
+        dataclasses.replace(m, **changes) if m.is_attack_or_throw else m  # type: ignore[arg-type]
+        for m in moves[rank])
+    return dataclasses.replace(c, moves=moves)
