@@ -60,7 +60,7 @@ def won_combat(hand1: str, combat: Action, *, p1: str = "grave", hand2: str = PL
     g.apply(P1, combat)
     g.apply(P2, NoCard())
     if g.step == "C7":
-        draw(g, P1, "9H")
+        draw(g, P1, "TH")
     if g.step == "C9" and g.actor is P2:
         from rules_engine.actions import Pass
 

@@ -239,7 +239,7 @@ def test_double_ko_is_a_draw__END_3_END_R2_CF_23() -> None:
     g = recorded_game(HAND, HAND)
     g.state(P1).life = 4
     g.state(P2).life = 4
-    fight(g, commit("4C", "attack"), commit("4D" if False else "4C", "attack"))
+    fight(g, commit("4C", "attack"), commit("4C", "attack"))
     assert g.outcome is not None
     assert (g.outcome.termination, g.outcome.winner) == (Termination.DOUBLE_KO, None)
 
