@@ -3,7 +3,8 @@
 Glossary: a *rule ID* is a stable label from ``../shared/rules/RULES.md`` (``AR-THR-1``,
 ``TV-CB-04``, ``C10``). The *Versus sections* are §0-§10 and §13 (team modes §11 and Training
 §12 are later issues). A test *cites* an ID by writing it in its docstring or body with hyphens
-(``AR-THR-1``) or at the end of its name after a double underscore, with underscores
+(``AR-THR-1``; IDs inside string data do not count) or at the end of its name after a double
+underscore, with underscores
 (``def test_throw_beats_block__AR_THR_1_M_THROW_BLOCK``).
 
 Responsibility: extracting IDs from the rules text (or the committed snapshot
@@ -14,8 +15,11 @@ tests. Uncited IDs are the issue's remaining work.
 from __future__ import annotations
 
 import ast
+import io
 import json
 import re
+import textwrap
+import tokenize
 from importlib import resources
 from pathlib import Path
 
@@ -81,14 +85,28 @@ def citations(test_dir: Path, ids: list[str]) -> dict[str, list[str]]:
             found: set[str] = set()
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             segment = "\n".join(source.splitlines()[start - 1:node.end_lineno])
-            if "-" in segment:
-                found |= {rid for rid, pat in patterns.items() if pat.search(segment)}
+            prose = _prose(segment, ast.get_docstring(node) or "")
+            if "-" in prose:
+                found |= {rid for rid, pat in patterns.items() if pat.search(prose)}
             if "__" in node.name:
                 tail = node.name.split("__", 1)[1]
                 found |= _parse_tail(tail, longest_first, by_underscore)
             for rid in found & known:
                 out[rid].append(label)
     return out
+
+
+def _prose(segment: str, docstring: str) -> str:
+    """A test's docstring and comments: where it says which rules it checks. Rule IDs inside
+    string data (a list of IDs to look up, say) are not citations."""
+    comments = [docstring]
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(textwrap.dedent(segment)).readline):
+            if tok.type == tokenize.COMMENT:
+                comments.append(tok.string)
+    except (tokenize.TokenError, IndentationError):
+        pass
+    return "\n".join(comments)
 
 
 def _parse_tail(tail: str, longest_first: list[str], by_underscore: dict[str, str]) -> set[str]:

@@ -88,6 +88,7 @@ def test_throw_speed_tie_nobody_hits__AR_THR_1_M_THROW_THROW_TIE() -> None:
 
 
 def test_block_beats_attack_draws_and_returns__AR_BLK_1_AR_BLK_2_C7_M_ATTACK_BLOCK() -> None:
+    """C7 then C8: the blocked normal attack draws first, then the winning block draws (C8b)."""
     g = recorded_game(HAND, HAND, p2="jaina")
     fight(g, commit("5C", "block"), commit("2C", "attack"))
     # C7 first: the blocked normal attack draws for P2; then C8b: the block draws for P1

@@ -150,6 +150,7 @@ def test_innate_cannot_be_countered__CTR_4_FR_GRAVE_3() -> None:
 
 
 def test_lightning_trap_returns_the_jack_and_stops_the_block_draw() -> None:
+    """GEN-1: card text (Lightning Trap) beats the rule that a winning block draws (AR-BLK-1)."""
     # given Grave's Lightning Cloud (J) is blocked by Jaina
     g = recorded_game("JC 3C 4C 5C 6C 7C 8C", "7D 2D 3D 4D 5D 6D QD", p2="jaina")
     fight(g, commit("JC", "attack"), commit("7D", "block"))

@@ -23,6 +23,7 @@ def _illegal(g: Game, action: object) -> str:
 
 
 def test_valid_chain_3_4_5__TV_CB_01_CT_NORMAL_CH_4() -> None:
+    """C10: the winner continues the combo from hand; C12 deals the moves' damage."""
     g = won_combat("3C 4C 5C 6C 8C 2H 9S", commit("3C", "attack"))
     g.apply(P1, combo("4C"))
     g.apply(P1, combo("5C"))
@@ -206,6 +207,8 @@ def test_cant_combo_move_only_first__CB_6_CT_CANTCOMBO() -> None:
 
 
 def test_follow_table__CT_FIRST_CT_STARTER_CT_LINKER_CT_NORMAL_CT_ENDER_CB_4() -> None:
+    """CF-13: the rulebook's successors (nothing precedes a Starter; after a Linker any
+    normal, Linker or Ender)."""
     grave, rs = character("grave"), Ruleset()
     n2 = grave.moves_of(card("2C"))[0]
     n3 = grave.moves_of(card("3C"))[0]

@@ -26,6 +26,11 @@ from .helpers import P1, P2, PLAIN, cards, combo, commit, draw, fight, recorded_
 
 
 def test_card_vocabulary__GL_CARD_GL_RANK_GL_SUIT_GL_FACE_GL_ACE_GL_END_GL_MOVE() -> None:
+    """GL-NORMAL: an attack on a 2..10 card is a normal attack (even Vendetta's Claw Trip,
+    an Ender), face-card and Ace attacks are not."""
+    claw = character("vendetta").find_move(card("7C"), MoveType.ATTACK, None)
+    assert claw is not None and claw.is_normal_attack and claw.combo_type is ComboType.ENDER
+    assert not character("grave").moves_of(card("KC"))[0].is_normal_attack
     assert card("JH").rank is Rank.JACK and card("JH").rank.is_face
     assert card("AH").is_ace and not card("AH").rank.is_face  # type: ignore[union-attr]
     assert card("TD").rank.is_normal and card("TD").suit is Suit.DIAMONDS  # type: ignore[union-attr]

@@ -48,6 +48,7 @@ def test_winning_ace_damage_is_never_preventable__TV_RW_01_RW_6() -> None:
 
 
 def test_rewind_stops_a_hit_back__TV_RW_02_RW_CAN_1_RW_8() -> None:
+    """C11: the face-down Joker is revealed after the hit-back and prevents its damage."""
     g = recorded_game("2C AH AD AS 4C 5C 6C", JOKER_HAND)
     fight(g, commit("2C", "dodge"), commit("6D", "attack"))
     g.apply(P2, FaceDown(card("X1")))
