@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from matches.models import Player
+from matches.models import Match, Player
 
 
 def _validate_best_of(value: int) -> None:
@@ -341,7 +341,8 @@ class Set(models.Model):
 class Game(models.Model):
     """One game of a set: the characters each side used and which side won.
 
-    Issue 5 adds a nullable link to the verified match log (``matches.Match``).
+    ``match`` is the verified match (log) that decided the game; empty when an organizer reported
+    the result directly.
     """
 
     set = models.ForeignKey(Set, on_delete=models.CASCADE, related_name="games")
@@ -353,6 +354,9 @@ class Game(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     played_at = models.DateTimeField()
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="set_game"
+    )
 
     class Meta:
         ordering = ["set", "number"]
@@ -362,6 +366,29 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.set} game {self.number}"
+
+
+class SetMatch(models.Model):
+    """A match played for a set: once its result is final it becomes one of the set's games.
+
+    The match names ``tournaments.tasks.set_match_result_record_task`` as its result callback,
+    so a confirmed or overridden result flows into the set without matches importing us.
+    """
+
+    set = models.ForeignKey(Set, on_delete=models.CASCADE, related_name="set_matches")
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="set_link")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # True once the match's result was written to the set (a game, or a draw to replay).
+    is_recorded = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["set", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} for set {self.set_id}"
 
 
 class SetResultChange(models.Model):

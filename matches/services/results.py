@@ -58,7 +58,13 @@ def _result_callback_on_commit(match: Match) -> None:
     if not match.result_callback_task:
         return
     name, match_id = match.result_callback_task, match.pk
-    transaction.on_commit(lambda: current_app.tasks[name].delay(match_id))
+
+    def send() -> None:
+        if name not in current_app.tasks:
+            current_app.loader.import_default_modules()  # task modules are discovered lazily
+        current_app.tasks[name].delay(match_id)
+
+    transaction.on_commit(send)
 
 
 def _change(match: Match, new: str) -> None:

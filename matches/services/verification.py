@@ -65,7 +65,8 @@ def match_log_verify(*, run_id: int) -> VerificationRun:
     verdict = _engine_verdict(text)
     duration_ms = round((time.perf_counter() - started) * 1000)
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(logs__runs=run_id)
+        match_id = MatchLog.objects.values_list("match_id", flat=True).get(runs=run_id)
+        match = Match.objects.select_for_update().get(pk=match_id)
         run = VerificationRun.objects.select_for_update().get(pk=run_id)
         if run.is_finished:
             return run  # a duplicate delivery finished first

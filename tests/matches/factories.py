@@ -71,3 +71,14 @@ def with_event_removed(text: str, index: int) -> str:
     doc = json.loads(text)
     del doc["events"][index]
     return json.dumps(doc)
+
+
+@cache
+def self_play_log_won_by(winner: str, p1: str = "grave", p2: str = "jaina") -> str:
+    """A legal self-play log whose game ``winner`` ("P1" or "P2") won by knockout."""
+    for seed in range(1, 500):
+        game, log = play_game(p1, p2, seed)
+        outcome = game.outcome
+        if outcome is not None and outcome.winner is not None and outcome.winner.name == winner:
+            return log.dumps()
+    raise AssertionError(f"no self-play game in 500 seeds was won by {winner}")

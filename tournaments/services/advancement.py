@@ -391,3 +391,111 @@ def entrant_disqualify(*, entrant: Entrant, actor: Any, reason: str = "") -> Ent
         _after_result(stage)
     return entrant
 
+
+
+# --- game by game, from verified match logs ----------------------------------------------------
+
+
+def _wins(games: Sequence[Game]) -> tuple[int, int]:
+    return (
+        sum(1 for g in games if g.winner_side == "a"),
+        sum(1 for g in games if g.winner_side == "b"),
+    )
+
+
+@transaction.atomic
+def set_game_record(
+    *, set: Set, game: GameInput, match: Any = None, actor: Any = None
+) -> Set:
+    """Add one game to a ready set; finish the set (and advance) once a side has enough wins.
+
+    Used for results that come from confirmed match logs. Recording the same match twice
+    changes nothing, so a retried or duplicated callback is harmless.
+    """
+    stage = lock_stage(set.stage)
+    book = _book_for(stage)
+    s = book.get(set.key)
+    s.stage = stage
+    if match is not None and Game.objects.filter(match=match).exists():
+        return s
+    if s.status != Set.Status.READY:
+        raise TournamentError(
+            TournamentErrorCode.SET_NOT_READY if s.status == Set.Status.WAITING
+            else TournamentErrorCode.SET_ALREADY_FINISHED,
+            f"{s.round_name or s.key} is {s.get_status_display().lower()}: no game can be added",
+        )
+    games = list(s.games.order_by("number"))
+    _check_characters(stage.event, [
+        *(GameInput(g.winner_side, g.characters_a, g.characters_b) for g in games), game,
+    ])
+    before = _snapshot(s)
+    reporter = actor if getattr(actor, "is_authenticated", False) else None
+    games.append(Game.objects.create(
+        set=s, number=len(games) + 1, winner_side=game.winner_side,
+        characters_a=list(game.characters_a), characters_b=list(game.characters_b),
+        reported_by=reporter, played_at=timezone.now(), match=match,
+    ))
+    score_a, score_b = _wins(games)
+    is_decided = max(score_a, score_b) >= s.wins_needed
+    if is_decided:
+        finish(book, s, winner_side="a" if score_a > score_b else "b",
+               outcome=Set.Outcome.PLAYED, score_a=score_a, score_b=score_b)
+    else:
+        s.score_a, s.score_b = score_a, score_b
+        book.touch(s)
+    _save(book)
+    SetResultChange.objects.create(
+        set=s, changed_by=reporter, action="game", before=before, after=_snapshot(s),
+        reason=f"game {len(games)} from match {match.pk}" if match is not None else "",
+    )
+    if is_decided:
+        _after_result(stage)
+    return s
+
+
+@transaction.atomic
+def set_game_winner_change(*, game: Game, winner_side: str, actor: Any, reason: str) -> Set:
+    """An organizer changed the result of a game (a match override): update the set.
+
+    If the set's outcome changes, every set that depended on it is reset, as in a correction; a
+    finished set that is no longer decided becomes ready again for the games still to play.
+    """
+    stage = lock_stage(game.set.stage)
+    book = _book_for(stage)
+    s = book.get(game.set.key)
+    s.stage = stage
+    games = list(s.games.order_by("number"))
+    target = next(g for g in games if g.pk == game.pk)
+    if target.winner_side == winner_side:
+        return s
+    before = _snapshot(s)
+    target.winner_side = winner_side
+    target.save(update_fields=["winner_side"])
+    score_a, score_b = _wins(games)
+    is_decided = max(score_a, score_b) >= s.wins_needed
+    new_winner_side = ("a" if score_a > score_b else "b") if is_decided else None
+    old_winner_side = None
+    if s.status == Set.Status.FINISHED and s.winner_id is not None:
+        old_winner_side = "a" if s.winner_id == s.entrant_a_id else "b"
+    if s.status == Set.Status.FINISHED and new_winner_side != old_winner_side:
+        plan = _plan(book, s, new_winner_side, stage)
+        _plan_guard(stage, plan)
+        keys = downstream_keys(book, s)
+        reset(book, [s.key, *keys], cleared_sources={s.key, *keys})
+        Game.objects.filter(set__stage=stage, set__key__in=keys).delete()
+        _stage_reopen(stage)
+        resolve(book, s)
+    if is_decided and s.status != Set.Status.FINISHED:
+        finish(book, s, winner_side=new_winner_side, outcome=Set.Outcome.PLAYED,
+               score_a=score_a, score_b=score_b)
+    else:
+        s.score_a, s.score_b = score_a, score_b
+        book.touch(s)
+    _save(book)
+    reporter = actor if getattr(actor, "is_authenticated", False) else None
+    SetResultChange.objects.create(
+        set=s, changed_by=reporter, action="game_override", reason=reason,
+        before=before, after=_snapshot(s),
+    )
+    _after_result(stage)
+    return s

@@ -1,0 +1,129 @@
+"""Sets played with match logs: open a match for a set's next game, record its verified result.
+
+The match lives in the matches app; the set points to it (``SetMatch``), never the reverse. When
+a match's result becomes final (both sides vouched for a legal log, or an organizer overrode
+it), matches calls the Celery task this module names, and ``set_match_result_record`` turns the
+result into one of the set's games, advancing the bracket exactly once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+
+from matches.models import AuditEntry, Match
+from matches.services import match_create
+from tournaments.errors import TournamentError, TournamentErrorCode
+from tournaments.models import Event, Game, Set, SetMatch, SetResultChange
+from tournaments.services.advancement import GameInput, set_game_record, set_game_winner_change
+
+logger = logging.getLogger(__name__)
+
+RESULT_CALLBACK_TASK = "tournaments.tasks.set_match_result_record_task"
+MATCH_MODES = {
+    Event.Mode.VERSUS: Match.Mode.VERSUS,
+    Event.Mode.TRIPLE_THREAT: Match.Mode.TRIPLE_THREAT,
+    Event.Mode.TAG_TEAM: Match.Mode.TAG_TEAM,
+    Event.Mode.DRAMATIC_BATTLE: Match.Mode.DRAMATIC_BATTLE,
+}
+
+
+def _is_member(set: Set, actor: Any) -> bool:
+    if not getattr(actor, "is_authenticated", False):
+        return False
+    return set.stage.event.entrants.filter(
+        pk__in=[set.entrant_a_id, set.entrant_b_id], members__player__user=actor
+    ).exists()
+
+
+@transaction.atomic
+def set_match_open(*, set: Set, actor: Any) -> Match:
+    """The match for the set's next game (created if none is open); players or organizers only."""
+    s = Set.objects.select_for_update(of=("self",)).select_related("stage__event").get(pk=set.pk)
+    event = s.stage.event
+    if not (event.is_organizer(actor) or _is_member(s, actor)):
+        raise TournamentError(
+            TournamentErrorCode.NOT_YOUR_ENTRANT,
+            "only the set's players or the event's organizers may start a match for it",
+        )
+    if s.status != Set.Status.READY:
+        raise TournamentError(
+            TournamentErrorCode.SET_NOT_READY,
+            f"{s.round_name or s.key} is {s.get_status_display().lower()}: no game to play",
+        )
+    open_link = s.set_matches.filter(is_recorded=False).select_related("match").first()
+    if open_link is not None:
+        return open_link.match
+    rosters = [
+        [m.player for m in entrant.members.select_related("player").order_by("order")]
+        for entrant in (s.entrant_a, s.entrant_b)
+    ]
+    match = match_create(
+        mode=MATCH_MODES[event.mode], side_1=rosters[0], side_2=rosters[1],
+        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        managers=event.organizers.all(),
+    )
+    match.result_callback_task = RESULT_CALLBACK_TASK
+    match.save(update_fields=["result_callback_task"])
+    SetMatch.objects.create(set=s, match=match, opened_by=match.created_by)
+    return match
+
+
+def _characters(match: Match) -> tuple[list[str], list[str]]:
+    if match.result_log is None:
+        return [], []
+    run = match.result_log.runs.order_by("-created_at", "-id").first()
+    characters = ((run.verdict if run else {}).get("facts") or {}).get("characters") or {}
+    return [c for c in [characters.get("P1")] if c], [c for c in [characters.get("P2")] if c]
+
+
+def set_match_result_record(*, match_id: int) -> Set | None:
+    """Write a final match result into its set; safe to call again (exactly once)."""
+    with transaction.atomic():
+        link = (
+            SetMatch.objects.select_for_update(of=("self",))
+            .select_related("set__stage__event", "match__result_log")
+            .filter(match_id=match_id).first()
+        )
+        if link is None:
+            return None
+        match = link.match
+        if match.status != Match.Status.CONFIRMED:
+            return link.set
+        winner_side = {1: "a", 2: "b"}.get(match.winner_side or 0)
+        game = Game.objects.filter(match=match).first()
+        try:
+            if game is not None:
+                if winner_side is not None and winner_side != game.winner_side:
+                    override = match.audit_entries.filter(
+                        action=AuditEntry.Action.RESULT_OVERRIDDEN
+                    ).first()
+                    return set_game_winner_change(
+                        game=game, winner_side=winner_side,
+                        actor=override.actor if override else None,
+                        reason=f"match {match.pk} overridden: "
+                        + (override.reason if override else ""),
+                    )
+                return link.set
+            if link.is_recorded:
+                return link.set
+            link.is_recorded = True
+            link.save(update_fields=["is_recorded"])
+            if winner_side is None:
+                return link.set  # a drawn game is replayed: the next match opens a new game
+            characters_a, characters_b = _characters(match)
+            return set_game_record(
+                set=link.set, game=GameInput(winner_side, characters_a, characters_b),
+                match=match, actor=match.created_by,
+            )
+        except TournamentError as error:
+            # The set cannot take this result (for example a later stage already started):
+            # keep it visible to the organizers instead of retrying forever.
+            logger.warning("match %s not recorded in set %s: %s", match_id, link.set_id, error)
+            SetResultChange.objects.create(
+                set=link.set, action="match_not_applied", reason=error.message,
+                after={"match": match.pk, "code": str(error.code)},
+            )
+            return link.set
