@@ -20,4 +20,5 @@ urlpatterns = [
     path("<slug:slug>/stages/<int:pk>/generate/", views.stage_generate, name="stage-generate"),
     path("<slug:slug>/sets/<int:pk>/", views.set_detail_page, name="set-detail"),
     path("<slug:slug>/sets/<int:pk>/correct/", views.set_correct_page, name="set-correct"),
+    path("<slug:slug>/sets/<int:pk>/match/", views.set_match_open_view, name="set-match-open"),
 ]

@@ -22,7 +22,14 @@ from tournaments import selectors
 from tournaments.errors import TournamentError
 from tournaments.forms import CorrectionForm, RegisterForm, SeedingForm, SetResultForm
 from tournaments.models import Entrant, Event, Set, Stage
-from tournaments.services import advancement, events, generation, registration, seeding
+from tournaments.services import (
+    advancement,
+    events,
+    generation,
+    registration,
+    seeding,
+    set_matches,
+)
 from tournaments.services.events import TRANSITIONS
 
 
@@ -275,10 +282,28 @@ def set_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 return redirect("tournaments:set-detail", slug=slug, pk=s.pk)
             except TournamentError as exc:
                 messages.error(request, exc.message)
+    is_player = request.user.is_authenticated and event.entrants.filter(
+        pk__in=[s.entrant_a_id, s.entrant_b_id], members__player__user=request.user
+    ).exists()
     return render(request, "tournaments/set_detail.html", {
         "event": event, "set": s, "games": selectors.set_games(s), "form": form,
         "is_organizer": is_organizer, "changes": s.changes.select_related("changed_by")[:20],
+        "set_matches": s.set_matches.select_related("match").order_by("created_at", "id"),
+        "can_open_match": s.status == Set.Status.READY and (is_organizer or is_player),
     })
+
+
+@login_required
+@require_POST
+def set_match_open_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Start (or return to) the match for the set's next game, then submit its log there."""
+    s = _set(slug, pk)
+    try:
+        match = set_matches.set_match_open(set=s, actor=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+        return redirect("tournaments:set-detail", slug=slug, pk=pk)
+    return redirect("matches:match-detail", pk=match.pk)
 
 
 @login_required
