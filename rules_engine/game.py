@@ -1174,9 +1174,12 @@ class Game:
                 raise RuleViolation("PU-5", "Aces are owed: choose the Aces to take (search)")
             self._check_search(ps, action.from_discard, action.from_deck, owed, free)
 
+        choices = self._search_choices(ps, owed, free)
+        if len(choices) == 1:  # one legal choice: no event (docs/log-format.md §2)
+            self._take_aces(ps, choices[0][0], choices[0][1], owed)
+            return
         _, action = yield from self._ask(
-            step, (ps.player,), "PU-5", check,
-            lambda p: [Search(d, k) for d, k in self._search_choices(ps, owed, free)])
+            step, (ps.player,), "PU-5", check, lambda p: [Search(d, k) for d, k in choices])
         assert isinstance(action, Search)
         self._take_aces(ps, action.from_discard, action.from_deck, owed)
 

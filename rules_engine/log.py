@@ -318,6 +318,10 @@ def parse_log(source: str | bytes | dict[str, Any]) -> MatchLog:
                 "$", f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
         except UnicodeDecodeError:
             raise LogSyntaxError("$", "not UTF-8 text") from None
+        except RecursionError:
+            raise LogSyntaxError("$", "the document is nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer literal of thousands of digits
+            raise LogSyntaxError("$", f"not valid JSON: {exc}") from None
     else:
         data = source
     r = _Reader(data, "$")

@@ -216,7 +216,10 @@ class GraveRules(CharacterRules):
             if a not in options:
                 raise RuleViolation("AB-1", "that Queen is not in the named zone")
 
-        _, a = yield from game.ask((ps.player,), "AB-1", check, lambda p: list(options))
+        if len(options) == 1:  # one Queen in reach: no choice, no event
+            a: Action = options[0]
+        else:
+            _, a = yield from game.ask((ps.player,), "AB-1", check, lambda p: list(options))
         assert isinstance(a, Search)
         for q in a.from_discard:
             ps.discard.remove(q)

@@ -125,3 +125,11 @@ def test_importing_the_engine_does_not_import_django() -> None:
     code = "import sys, rules_engine.replay, rules_engine.cli; print('django' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_hostile_json_is_unreadable_not_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    assert replay(deep).status == "unreadable"
+    huge = '{"format": "yomi-match-log", "version": 1' + "1" * 5000 + "}"
+    assert replay(huge).status == "unreadable"
+    assert replay(b"\xff\xfe not utf-8").status == "unreadable"
