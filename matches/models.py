@@ -157,6 +157,26 @@ class LogEndorsement(models.Model):
         return f"{self.user} {self.get_via_display().lower()} log {self.log_id}"
 
 
+class VerificationBatch(models.Model):
+    """Many logs verified again at once (an organizer's bulk re-verification), in chunks."""
+
+    label = models.CharField(max_length=200)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    total = models.PositiveIntegerField(default=0)
+    chunk_size = models.PositiveIntegerField(default=50)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "verification batches"
+
+    def __str__(self) -> str:
+        return f"batch {self.pk}: {self.label}"
+
+
 class VerificationRun(models.Model):
     """One replay of a log by the rules engine, with its verdict."""
 
@@ -171,6 +191,9 @@ class VerificationRun(models.Model):
     FINISHED_STATUSES = (Status.LEGAL, Status.ILLEGAL, Status.RESULT_MISMATCH, Status.ERROR)
 
     log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="runs")
+    batch = models.ForeignKey(
+        VerificationBatch, null=True, blank=True, on_delete=models.SET_NULL, related_name="runs"
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     verdict = models.JSONField(default=dict, blank=True)
     engine_version = models.CharField(max_length=32, blank=True)

@@ -19,3 +19,16 @@ from matches.services.verification import match_log_verify
 )
 def match_log_verify_task(run_id: int) -> str:
     return match_log_verify(run_id=run_id).status
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def match_runs_verify_chunk_task(run_ids: list[int]) -> int:
+    """One chunk of a bulk re-verification; finished runs are skipped, so a retry is cheap."""
+    for run_id in run_ids:
+        match_log_verify(run_id=run_id)
+    return len(run_ids)

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from matches.models import Match, Player
+from matches.models import Match, Player, VerificationBatch
 
 
 def _validate_best_of(value: int) -> None:
@@ -389,6 +389,20 @@ class SetMatch(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} for set {self.set_id}"
+
+
+class EventVerification(models.Model):
+    """An organizer's bulk re-verification of every match log of the event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="verifications")
+    batch = models.OneToOneField(VerificationBatch, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"re-verification {self.batch_id} of {self.event}"
 
 
 class SetResultChange(models.Model):

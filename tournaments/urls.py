@@ -12,6 +12,8 @@ urlpatterns = [
     path("<slug:slug>/register/", views.event_register, name="event-register"),
     path("<slug:slug>/status/", views.event_status_change, name="event-status"),
     path("<slug:slug>/seeding/", views.event_seeding_page, name="event-seeding"),
+    path("<slug:slug>/verification/", views.event_verification_page,
+         name="event-verification"),
     path("<slug:slug>/entrants/<int:pk>/withdraw/", views.entrant_withdraw,
          name="entrant-withdraw"),
     path("<slug:slug>/entrants/<int:pk>/check-in/", views.entrant_check_in,

@@ -29,6 +29,7 @@ from tournaments.services import (
     registration,
     seeding,
     set_matches,
+    verification,
 )
 from tournaments.services.events import TRANSITIONS
 
@@ -290,6 +291,28 @@ def set_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "is_organizer": is_organizer, "changes": s.changes.select_related("changed_by")[:20],
         "set_matches": s.set_matches.select_related("match").order_by("created_at", "id"),
         "can_open_match": s.status == Set.Status.READY and (is_organizer or is_player),
+    })
+
+
+@login_required
+def event_verification_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Re-verify every match log of the event (after a confirmation), and watch the progress."""
+    event = _event(slug)
+    if not event.is_organizer(request.user):
+        raise PermissionDenied("organizers only")
+    if request.method == "POST":
+        if request.POST.get("confirm") != "yes":
+            messages.error(request, "Tick the box to confirm the re-verification.")
+        else:
+            batch = verification.event_logs_reverify(event=event, actor=request.user)
+            messages.success(request, f"Re-verifying {batch.total} match logs.")
+        return redirect("tournaments:event-verification", slug=slug)
+    latest = verification.event_verification_latest(event)
+    return render(request, "tournaments/event_verification.html", {
+        "event": event,
+        "log_count": verification.event_match_logs(event).count(),
+        "batch": latest[0] if latest else None,
+        "progress": latest[1] if latest else None,
     })
 
 

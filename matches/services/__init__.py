@@ -4,6 +4,7 @@ Each flow locks the match row first (then any run row), so concurrent submission
 and confirmations of one match are serialised and a result is applied exactly once.
 """
 
+from matches.services.batches import BatchProgress, batch_progress, logs_reverify_bulk
 from matches.services.matches import match_create, match_user_side
 from matches.services.results import match_log_confirm, match_result_override, match_settle
 from matches.services.submission import MAX_LOG_BYTES, SubmissionOutcome, match_log_submit
@@ -11,7 +12,10 @@ from matches.services.verification import match_log_verify, match_run_requeue
 
 __all__ = [
     "MAX_LOG_BYTES",
+    "BatchProgress",
     "SubmissionOutcome",
+    "batch_progress",
+    "logs_reverify_bulk",
     "match_create",
     "match_log_confirm",
     "match_log_submit",

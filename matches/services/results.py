@@ -148,10 +148,18 @@ def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
             )
         latest = _latest_runs(match)
         log = next(
-            log
-            for log in match.logs.all()
-            if log.pk in latest and latest[log.pk].status == RS.LEGAL
+            (
+                log
+                for log in match.logs.all()
+                if log.pk in latest and latest[log.pk].status == RS.LEGAL
+            ),
+            None,
         )
+        if log is None:  # its log is being verified again
+            raise MatchError(
+                MatchErrorCode.NOTHING_TO_CONFIRM,
+                "the log is being verified again; confirm it once the new verdict is in",
+            )
         if log.endorsements.filter(side=side).exists():
             raise MatchError(
                 MatchErrorCode.NOTHING_TO_CONFIRM,

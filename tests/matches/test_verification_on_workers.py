@@ -53,7 +53,8 @@ def test_worker_killed_mid_verification_loses_nothing(celery_worker: str, monkey
     queue = f"kill-test-{uuid.uuid4().hex[:8]}"
     redeliver_after = {"CELERY_VISIBILITY_TIMEOUT": "3"}
     doomed = WorkerProcess(
-        queue=queue, app_module="tests.support.slow_verify_worker",
+        queue=queue,
+        app_module="tests.support.slow_verify_worker",
         extra_env={"YOMI_TEST_VERIFY_DELAY": "60", **redeliver_after},
     )
     rescuer = None
@@ -78,3 +79,26 @@ def test_worker_killed_mid_verification_loses_nothing(celery_worker: str, monkey
     match.refresh_from_db()
     assert match.status == Match.Status.AWAITING_CONFIRMATION
     assert AuditEntry.objects.filter(match=match, action="log_submitted").count() == 1
+
+
+def test_bulk_reverification_is_split_into_chunks_across_the_worker(
+    celery_worker: str, monkeypatch
+) -> None:
+    from matches.models import MatchLog
+    from matches.services import batch_progress, logs_reverify_bulk
+
+    monkeypatch.setattr(
+        "matches.services.submission._verification_enqueue_on_commit", lambda run_id: None
+    )
+    for seed in range(1, 7):
+        match = versus_match()
+        match_log_submit(
+            match=match,
+            submitted_by=side_user(match, 1),
+            log_bytes=log_bytes(self_play_log_text("grave", "jaina", seed)),
+        )
+    batch = logs_reverify_bulk(logs=MatchLog.objects.all(), label="all", chunk_size=2)
+    wait_for(lambda: batch_progress(batch).is_done, 90, "the batch to finish")
+    assert batch_progress(batch).by_status == {"legal": 6}
+    attempts = set(VerificationRun.objects.filter(batch=batch).values_list("attempts", flat=True))
+    assert attempts == {1}  # each run replayed once

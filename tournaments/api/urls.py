@@ -12,6 +12,8 @@ urlpatterns = [
     path("events/<slug:slug>/seeding/preview/", views.EventSeedingPreviewApi.as_view(),
          name="seeding-preview"),
     path("events/<slug:slug>/seeding/", views.EventSeedingSetApi.as_view(), name="seeding-set"),
+    path("events/<slug:slug>/verification/", views.EventVerificationApi.as_view(),
+         name="event-verification"),
     path("entrants/", views.EntrantListApi.as_view(), name="entrant-list"),
     path("entrants/<int:pk>/withdraw/", views.EntrantWithdrawApi.as_view(), name="withdraw"),
     path("entrants/<int:pk>/check-in/", views.EntrantCheckInApi.as_view(), name="check-in"),

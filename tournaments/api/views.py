@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import generics, serializers, status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -33,7 +33,14 @@ from tournaments.api.serializers import (
 )
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.models import Entrant, Event, Set, Stage
-from tournaments.services import advancement, events, generation, registration, seeding
+from tournaments.services import (
+    advancement,
+    events,
+    generation,
+    registration,
+    seeding,
+    verification,
+)
 
 FORBIDDEN = {TournamentErrorCode.NOT_ORGANIZER, TournamentErrorCode.NOT_YOUR_ENTRANT}
 BAD_INPUT = {
@@ -503,3 +510,40 @@ class PlayerListApi(generics.ListAPIView):
 class PlayerDetailApi(generics.RetrieveAPIView):
     serializer_class = PlayerDetailSerializer
     queryset = Player.objects.select_related("rating")
+
+
+class VerificationProgressSerializer(serializers.Serializer):
+    batch = serializers.IntegerField(allow_null=True)
+    log_count = serializers.IntegerField()
+    total = serializers.IntegerField()
+    finished = serializers.IntegerField()
+    percent = serializers.IntegerField()
+    is_done = serializers.BooleanField()
+    by_status = serializers.DictField(child=serializers.IntegerField())
+
+
+def _verification_body(event: Event) -> dict[str, Any]:
+    latest = verification.event_verification_latest(event)
+    log_count = verification.event_match_logs(event).count()
+    body: dict[str, Any] = {"batch": None, "log_count": log_count}
+    if latest is None:
+        body.update(total=0, finished=0, percent=100, is_done=True, by_status={})
+    else:
+        body.update(latest[1].as_dict(), batch=latest[0].pk)
+    return body
+
+
+class EventVerificationApi(ServiceApi):
+    """Progress of the event's latest bulk re-verification; POST starts one (organizers)."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: VerificationProgressSerializer})
+    def get(self, request: Request, slug: str) -> Response:
+        return Response(_verification_body(get_object_or_404(Event, slug=slug)))
+
+    @extend_schema(request=None, responses={202: VerificationProgressSerializer, **ERRORS})
+    def post(self, request: Request, slug: str) -> Response:
+        event = get_object_or_404(Event, slug=slug)
+        verification.event_logs_reverify(event=event, actor=request.user)
+        return Response(_verification_body(event), status=status.HTTP_202_ACCEPTED)

@@ -146,3 +146,14 @@ def test_finished_run_cannot_go_back_to_running() -> None:
     with pytest.raises(MatchError) as caught:
         run_status_change(run, VerificationRun.Status.RUNNING)
     assert caught.value.message == "a verification run cannot go from illegal to running"
+
+
+def test_confirming_while_the_log_is_verified_again_is_refused_clearly(
+    awaiting_confirmation,
+) -> None:
+    log = awaiting_confirmation.logs.get()
+    VerificationRun.objects.create(log=log)  # a re-verification is pending
+    with pytest.raises(MatchError) as caught:
+        match_log_confirm(match=awaiting_confirmation, user=side_user(awaiting_confirmation, 2))
+    assert caught.value.code == MatchErrorCode.NOTHING_TO_CONFIRM
+    assert "being verified again" in caught.value.message
