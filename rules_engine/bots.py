@@ -137,7 +137,6 @@ class GreedyBot:
 
     def _best_plan(self, game: Game, ps: PlayerState, combos: Sequence[Combo]) -> Combo | None:
         """The first move of the highest-damage sequence of combo moves from hand."""
-        prev = game.combo[-1].move if game.combo and not game.hit_back else None
         best_damage, best = 0, None
         for a in combos:
             m = game.resolve_move(ps, a.card, a.move, a.name, "C10")
@@ -148,7 +147,6 @@ class GreedyBot:
             dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent, rest, 4))
             if dmg > best_damage:
                 best_damage, best = dmg, a
-        del prev
         return best
 
     def _extend(self, game: Game, ps: PlayerState, prev: Move, spent: int, hand: list[Card],

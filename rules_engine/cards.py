@@ -75,12 +75,13 @@ class Suit(Enum):
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """A play-deck card. ``rank``/``suit`` are None for a Joker, which has ``joker`` 1 or 2.
 
     Named in logs as rank code + suit code ("TH", "AS") or "X1"/"X2" for the Jokers.
-    Cards are interned: use :func:`card` or :meth:`parse`, and compare with ``==`` or ``is``.
+    Cards are interned (one object per card): use :func:`card` or :meth:`parse`. Equality and
+    hashing are by identity, which is what makes hand and deck look-ups cheap.
     """
 
     code: str

@@ -368,7 +368,7 @@ class Game:
             if self.recorded:
                 self.step = step
                 _, action = yield Decision(
-                    step, (ps.player,), "S-5", self._check_draw,
+                    step, (ps.player,), step, self._check_draw,
                     lambda p: [Draw(c) for c in sorted(set(self.players[p].deck),
                                                        key=lambda c: c.code)])
                 assert isinstance(action, Draw)
