@@ -1,0 +1,659 @@
+"""Turn-by-turn timeline of a Versus game, derived by replaying its log (the match page's view).
+
+Glossary (RULES.md §1, §3): a *turn* (GL-TURN) is T1..T7: draw phase, combat (C1..C13), Power
+Up (P1..P6), cleanup (K1..K4). The *combat card* (GL-COMBAT-CARD) is what each player committed
+at C1: a card on one end (a *move*), no-card (NC-1), a Joker as Gold Burst (GL-GOLDBURST), or a
+card made *void* at lock-in (M-VOID: a knocked-down dodge KD-4, a mixed-up block KD-5, an unpaid
+Ace CF-08). The *combat result* is the §4.4 matrix cell (``M-*``) that decided it. The *combo*
+(GL-COMBO) is the winner's hitting combat card or hit-back (CB-7) plus follow-up moves, with
+*pumps* (PM-1), *combo points* (CB-3) and *chains* (CH-1). The loser's *face-down card* is a
+Rewind Time Joker or a bluff (C9, C11, RW-6).
+
+Responsibility: explain a log turn by turn. Nothing here decides a rule: the log is replayed
+event by event through :class:`rules_engine.game.Game` (the same state machine the verifier
+uses), and the summary is read from the game's state at two moments of every turn, the
+end-of-combat window (C13b: the combat cards, the matrix cell and the combo are still in place,
+knockdowns are worked out) and the end-of-turn window (K1: Power Up done). The game is observed
+through a subclass that only takes those snapshots (:class:`_ObservedGame`), so game.py needs no
+hook. Choices the state no longer holds (which card went face down, which Aces a Power Up took,
+recorded draws, abilities) are read from the log's events of that turn.
+
+API: ``timeline(log) -> list[TurnSummary]``; ``log`` is a :class:`MatchLog` or what
+:func:`rules_engine.replay.replay` accepts (text, bytes, a dict). Unreadable input raises
+:class:`LogSyntaxError`. An illegal log gives the turns up to the illegal event; the last one has
+``stopped`` set (the illegal event's index, step, rule and reason, as in a verdict's
+``first_error``); a log that stops before the game ends is marked with END-1, an event after
+the end with END-2. An illegal event before turn 1 (a recorded opening hand) gives ``[]``.
+
+``TurnSummary.to_dict()`` (JSON-ready; players are ``"P1"``/``"P2"``)::
+
+    {
+      "turn": 3,
+      "initiative": "P2",                       # INI-1..INI-3
+      "events": [41, 58],                       # indices of this turn's log events [from, to)
+      "players": {
+        "P1": {
+          "combat_card": {"played": "card",     # card | no_card | gold_burst | void
+                          "card": "7H", "move": "throw", "name": null, "speed": 1.2,
+                          "void": null},        # void: {"rule_id": "KD-5", "reason": "mixup"}
+          "draws": {"count": 2, "cards": ["4C", "JD"]},   # cards: recorded logs only, else null
+          "power_up": {"sets": ["9C", "9S"], "from_discard": ["AH"], "from_deck": []} | null,
+          "searches": [{"from_discard": [], "from_deck": ["AS", "AD"]}],  # Gold Burst searches
+          "face_down": {"card": "X1", "kind": "rewind", "revealed": true,
+                        "prevented": 7} | null,   # kind: rewind | bluff (C9, C11, RW-6)
+          "jokers": {"gold_burst": 0, "rewind": 1, "rewind_prevented_damage": 7,
+                     "power_up_set": 0, "pump": 0, "bluff": 0},
+          "abilities": [{"ability": "Martial Mastery", "card": "QH", "cards": [],
+                         "option": null}],
+          "damage_taken": {"combat": 9, "block": 0, "ability": 0, "total": 9},
+          "life_lost": 9,                       # includes life paid as a cost (GL-DAMAGE)
+          "life": 76,                           # after the turn (signed, END-9)
+          "knocked_down": false,                # during this turn's combat (KD-3)
+          "knocked_down_next": true             # this combat knocked them down (KD-1, KD-6)
+        },
+        "P2": {...}
+      },
+      "combat": {"winner": "P1", "loser": "P2", "cell": "M-THROW-BLOCK", "both_hit": false,
+                 "explanation": "P1's throw beats P2's block (M-THROW-BLOCK)"} | null,
+      "combo": {"player": "P1", "hit_back": false,
+                "moves": [{"card": "7H", "move": "throw", "name": null, "combat_card": true,
+                           "damage": 8, "pumps": [], "pump_damage": 0, "knockdown": false,
+                           "prevented": false}, ...],
+                "combo_points": 4, "pumps": 1, "chains": [3], "chain_length": 3,
+                "chain_reward": 1, "knockdown": true, "damage": 17, "prevented": 0} | null,
+      "damage": {"P1": 0, "P2": 9},             # damage dealt TO each player this turn
+      "stopped": null    # or {"index", "turn", "step", "player", "action", "rule_id", "reason"}
+    }
+
+``combat`` is null when the turn had no resolved combat (the game ended in the draw phase, or the
+log stopped before C6); ``combo`` is null when nobody hit with a combo (ties, blocks, Gold
+Bursts, no-card against no-card). A combo's ``damage`` is what it dealt after Rewind Time,
+the combat card's base damage included (as in ``facts()["combos"]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from rules_engine import combat as cb
+from rules_engine.actions import (
+    Action,
+    Commit,
+    Draw,
+    FaceDown,
+    NoCard,
+    PowerUp,
+    Search,
+    UseAbility,
+)
+from rules_engine.cards import Card, Character, Move, MoveType, character
+from rules_engine.errors import EngineInvariantError, IllegalActionError
+from rules_engine.game import Decision, Game, PlayerState
+from rules_engine.log import LogEvent, MatchLog, parse_log
+from rules_engine.ruleset import OnOff
+from rules_engine.types import PlayerId
+
+__all__ = [
+    "CombatCard",
+    "CombatResult",
+    "ComboMove",
+    "ComboSummary",
+    "FaceDownCard",
+    "PlayerTurn",
+    "TurnSummary",
+    "timeline",
+]
+
+P1, P2 = PlayerId.P1, PlayerId.P2
+_KIND_WORDS = {cb.ATTACK: "attack", cb.THROW: "throw", cb.BLOCK: "block", cb.DODGE: "dodge",
+               cb.JOKER: "Gold Burst", cb.NONE: "no-card"}
+
+
+def _codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _speed(tenths: int | None) -> float | None:
+    """GEN-7: speeds are decimals; the engine keeps tenths."""
+    return None if tenths is None else tenths / 10
+
+
+# ---------------------------------------------------------------------------- the summary
+
+
+@dataclass(frozen=True, slots=True)
+class CombatCard:
+    """How a player's combat card was played (C1, C2, C5): ``played`` is ``card``, ``no_card``
+    (NC-1), ``gold_burst`` (AR-JKR-1) or ``void`` (M-VOID, with ``void_rule`` and why)."""
+
+    played: str
+    card: str | None = None
+    move: str | None = None
+    name: str | None = None
+    speed: float | None = None
+    void_rule: str | None = None
+    void_reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        void = None if self.void_rule is None else {"rule_id": self.void_rule,
+                                                    "reason": self.void_reason}
+        return {"played": self.played, "card": self.card, "move": self.move, "name": self.name,
+                "speed": self.speed, "void": void}
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDownCard:
+    """The loser's C9 card: a Joker is Rewind Time, anything else a bluff (RW-3); revealed at
+    C11, where a Joker prevents the damage of moves and pumps played meanwhile (RW-6)."""
+
+    card: str
+    kind: str  # rewind | bluff
+    revealed: bool
+    prevented: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.card, "kind": self.kind, "revealed": self.revealed,
+                "prevented": self.prevented}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTurn:
+    """One player's turn: combat card, draws, Power Up, Jokers, abilities, damage, life."""
+
+    combat_card: CombatCard | None
+    draws: int
+    drawn: tuple[str, ...] | None  # recorded logs only: seeded draws are not in the log
+    power_up: dict[str, list[str]] | None
+    searches: tuple[dict[str, list[str]], ...]
+    face_down: FaceDownCard | None
+    jokers: dict[str, int]
+    abilities: tuple[dict[str, Any], ...]
+    damage_taken: dict[str, int]
+    life_lost: int
+    life: int
+    knocked_down: bool
+    knocked_down_next: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "combat_card": None if self.combat_card is None else self.combat_card.to_dict(),
+            "draws": {"count": self.draws,
+                      "cards": None if self.drawn is None else list(self.drawn)},
+            "power_up": None if self.power_up is None else {k: list(v) for k, v in
+                                                            self.power_up.items()},
+            "searches": [dict(s) for s in self.searches],
+            "face_down": None if self.face_down is None else self.face_down.to_dict(),
+            "jokers": dict(self.jokers),
+            "abilities": [dict(a) for a in self.abilities],
+            "damage_taken": dict(self.damage_taken),
+            "life_lost": self.life_lost,
+            "life": self.life,
+            "knocked_down": self.knocked_down,
+            "knocked_down_next": self.knocked_down_next,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CombatResult:
+    """C6: who won combat and why, in words that cite the matrix cell (§4.4)."""
+
+    winner: PlayerId | None
+    cell: str | None
+    both_hit: bool
+    explanation: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": None if self.winner is None else self.winner.name,
+                "loser": None if self.winner is None else self.winner.other.name,
+                "cell": self.cell, "both_hit": self.both_hit, "explanation": self.explanation}
+
+
+@dataclass(frozen=True, slots=True)
+class ComboMove:
+    """One move of a combo (CB-1, CB-2) with its printed base damage and pumps (PM-1).
+    ``prevented``: a Rewind Joker stopped its C12 damage (RW-6); a combat card's base damage
+    (C8) is never prevented, only its pumps."""
+
+    card: str
+    move: str
+    name: str | None
+    combat_card: bool
+    damage: int
+    pumps: tuple[str, ...]
+    pump_damage: int
+    knockdown: bool
+    prevented: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.card, "move": self.move, "name": self.name,
+                "combat_card": self.combat_card, "damage": self.damage,
+                "pumps": list(self.pumps), "pump_damage": self.pump_damage,
+                "knockdown": self.knockdown, "prevented": self.prevented}
+
+
+@dataclass(frozen=True, slots=True)
+class ComboSummary:
+    """The winner's combo (GL-COMBO): moves in order, combo points (CB-3), pumps (PM-1),
+    chains (CH-1; CH-4 rewards the longest), and whether it ended in a knockdown (KD-1)."""
+
+    player: PlayerId
+    hit_back: bool
+    moves: tuple[ComboMove, ...]
+    combo_points: int
+    pumps: int
+    chains: tuple[int, ...]
+    chain_reward: int
+    knockdown: bool
+    damage: int | None  # None while the combo is unfinished (a log that stopped in C10)
+    prevented: int
+
+    @property
+    def chain_length(self) -> int:
+        """The longest run of back-to-back ascending normal attacks (CH-1); it earns Aces
+        from 3 on (CH-3, CH-4: ``chain_reward``)."""
+        return max(self.chains, default=0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player.name, "hit_back": self.hit_back,
+                "moves": [m.to_dict() for m in self.moves], "combo_points": self.combo_points,
+                "pumps": self.pumps, "chains": list(self.chains),
+                "chain_length": self.chain_length, "chain_reward": self.chain_reward,
+                "knockdown": self.knockdown,
+                "damage": self.damage, "prevented": self.prevented}
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSummary:
+    """One turn of the timeline (GL-TURN); ``to_dict()`` is documented in the module."""
+
+    turn: int
+    initiative: PlayerId
+    events: tuple[int, int]
+    players: tuple[PlayerTurn, PlayerTurn]
+    combat: CombatResult | None
+    combo: ComboSummary | None
+    stopped: dict[str, Any] | None = None
+
+    @property
+    def damage(self) -> tuple[int, int]:
+        """Damage dealt to P1 and to P2 this turn (GL-DAMAGE; life paid is not damage)."""
+        return (self.players[0].damage_taken["total"], self.players[1].damage_taken["total"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "initiative": self.initiative.name,
+            "events": list(self.events),
+            "players": {p.name: self.players[p].to_dict() for p in PlayerId},
+            "combat": None if self.combat is None else self.combat.to_dict(),
+            "combo": None if self.combo is None else self.combo.to_dict(),
+            "damage": {"P1": self.damage[0], "P2": self.damage[1]},
+            "stopped": None if self.stopped is None else dict(self.stopped),
+        }
+
+
+# ---------------------------------------------------------------------------- observing
+
+
+@dataclass(frozen=True, slots=True)
+class _Counters:
+    """A player's running totals at one moment (deltas between moments give a turn)."""
+
+    life: int
+    cards_drawn: int
+    damage_dealt: tuple[tuple[str, int], ...]
+    knockdowns: int
+    jokers: tuple[tuple[str, int], ...]
+    bluffs: int
+
+    @staticmethod
+    def of(ps: PlayerState) -> _Counters:
+        return _Counters(ps.life, ps.cards_drawn, tuple(ps.damage_dealt.items()), ps.knockdowns,
+                         tuple(ps.jokers.items()), ps.bluffs)
+
+
+@dataclass(frozen=True, slots=True)
+class _Moment:
+    """Both players' counters and the turn's initiative."""
+
+    players: tuple[_Counters, _Counters]
+    initiative: PlayerId
+
+    @staticmethod
+    def of(game: Game) -> _Moment:
+        return _Moment((_Counters.of(game.players[0]), _Counters.of(game.players[1])),
+                       game.initiative)
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    card: Card
+    move: Move
+    pumps: tuple[Card, ...]
+    played_in_c10: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Fighter:
+    """One player's combat area at C13b (or where the game stopped)."""
+
+    revealed_card: Card | None
+    revealed_kind: str
+    combat_card: Card | None
+    move: Move | None
+    kind: str
+    speed: int | None
+    knocked_down: bool
+    knocked_down_next: bool
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Combat:
+    fighters: tuple[_Fighter, _Fighter]
+    cell: str | None
+    winner: PlayerId | None
+    combo: tuple[_Entry, ...]
+    hit_back: bool
+
+    @staticmethod
+    def of(game: Game) -> _Combat:
+        fighters = tuple(
+            _Fighter(ps.revealed_card, ps.revealed_kind, ps.combat_card, ps.combat_move,
+                     ps.kind, _locked_speed(game, ps), ps.knocked_down, ps.knockdown_next,
+                     ps.hit_this_combat)
+            for ps in game.players)
+        assert len(fighters) == 2
+        return _Combat((fighters[0], fighters[1]), game.combat_cell, game.winner_of_combat,
+                       tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10)
+                             for e in game.combo),
+                       game.hit_back)
+
+
+def _locked_speed(game: Game, ps: PlayerState) -> int | None:
+    """AR-SPD-1: the locked-in speed after ability modifiers (the game's own computation)."""
+    if ps.combat_move is None or ps.combat_move.speed is None:
+        return None
+    return game._speed(ps)
+
+
+class _ObservedGame(Game):
+    """The game, plus snapshots at C4 (combat began), C13b (combat, combo, knockdowns in place)
+    and the end of K1 (Power Up done). ``window`` runs at those steps in every turn whether or
+    not a player can act in it, so it is the one place to look without a hook in game.py."""
+
+    def __init__(self, log: MatchLog) -> None:
+        # Set before Game.__init__: it already runs the generator to the first decision.
+        self.combat_began: set[int] = set()
+        self.combats: dict[int, _Combat] = {}
+        self.turn_ends: dict[int, _Moment] = {}
+        super().__init__(character(log.characters[0]), character(log.characters[1]),
+                         ruleset=log.ruleset, seed=log.seed)
+
+    def window(self, step: str, window: str) -> Generator[
+            Decision, tuple[PlayerId, Action], None]:
+        if window == "combat_reveal":
+            self.combat_began.add(self.turn)
+        elif window == "end_of_combat":
+            self.combats[self.turn] = _Combat.of(self)
+        yield from super().window(step, window)
+        if window == "end_of_turn":
+            self.turn_ends[self.turn] = _Moment.of(self)
+
+
+# ---------------------------------------------------------------------------- explaining
+
+
+def _void(f: _Fighter) -> tuple[str, str] | None:
+    """(rule, reason) when a revealed card did not lock in (M-VOID)."""
+    if f.revealed_kind in (cb.NONE, cb.JOKER) or f.kind != cb.NONE:
+        return None
+    if f.revealed_kind == cb.DODGE and f.knocked_down:
+        return "KD-4", "knocked down"
+    if f.revealed_kind == cb.BLOCK and f.knocked_down:
+        return "KD-5", "mixup"
+    if f.revealed_kind in (cb.ATTACK, cb.THROW):
+        # The only void attack or throw is an Ace whose mandatory cost was not paid (C3):
+        # knockdowns void dodges and blocks only (KD-4, KD-5).
+        return "CF-08", "its Ace cost was not paid"
+    return "M-VOID", "void"
+
+
+def _explain(combat: _Combat) -> str:
+    """C6 in words, citing the matrix cell; voids first (KD-4, KD-5, M-VOID)."""
+    parts: list[str] = []
+    for p in PlayerId:
+        v = _void(combat.fighters[p])
+        if v is not None:
+            kind = _KIND_WORDS[combat.fighters[p].revealed_kind]
+            parts.append(f"{p.name}'s {kind} is void: {v[1]} ({v[0]})")
+    cell = combat.cell
+    a, b = combat.fighters
+    if cell is None:
+        parts.append("the game ended before the winner was determined")
+    elif combat.winner is not None:
+        w, lo = combat.winner, combat.winner.other
+        fw, fl = combat.fighters[w], combat.fighters[lo]
+        kw, kl = _KIND_WORDS[fw.kind], _KIND_WORDS[fl.kind]
+        if fw.kind == fl.kind and fw.kind in (cb.ATTACK, cb.THROW):
+            # AR-ATK-1 / AR-THR-1: the lower speed wins (GL-SPEED).
+            parts.append(f"{w.name}'s {kw} (speed {_speed(fw.speed)}) beats {lo.name}'s slower "
+                         f"{kl} (speed {_speed(fl.speed)}) ({cell})")
+        else:
+            parts.append(f"{w.name}'s {kw} beats {lo.name}'s {kl} ({cell})")
+    elif cell == "M-ATTACK-ATTACK-TIE":
+        parts.append(f"speed tie: both attacks hit ({cell})")
+    elif cell == "M-THROW-THROW-TIE":
+        parts.append(f"speed tie: neither throw hits ({cell})")
+    elif cell == "M-JOKER-JOKER":
+        parts.append(f"both Gold Bursts hit ({cell})" if a.hit and b.hit
+                     else f"Gold Burst against Gold Burst: no winner ({cell})")
+    elif cell == "M-NOCARD-NOCARD":
+        parts.append(f"both no-card: nothing happens ({cell})")
+    else:  # neutral pairs: block/block, block/dodge, dodge/dodge (CF-11)
+        parts.append(f"P1's {_KIND_WORDS[a.kind]} and P2's {_KIND_WORDS[b.kind]}: "
+                     f"no winner ({cell})")
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------- assembling
+
+
+def _move_named(ch: Character, c: Card, move: MoveType | None, name: str | None) -> Move | None:
+    if move is None:
+        return None
+    same = [m for m in ch.moves_of(c) if m.type is move and (name is None or m.name == name)]
+    return same[0] if same else None
+
+
+def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None) -> CombatCard:
+    """From the locked-in state (C5: after rotations and voids), else from the C1 event.
+
+    The state is preferred because card text may change the move after C1 (C4); the event
+    fills in what the state no longer shows (a block already back in hand, CF-15).
+    """
+    void = None if f is None else _void(f)
+    if f is not None and f.kind == cb.NONE and void is None:
+        # No-card: declared, forced by an empty hand (C1), or re-chosen under CF-08.
+        return CombatCard("no_card")
+    card = None if f is None else (f.combat_card or f.revealed_card)
+    move = None if f is None else f.move
+    if isinstance(commit, Commit):
+        card = card or commit.card
+        if move is None:
+            move = _move_named(ch, commit.card, commit.move, commit.name)
+    if card is None:
+        return CombatCard("no_card")
+    if card.is_joker:
+        return CombatCard("gold_burst", card.code)
+    speed = f.speed if f is not None and f.move is not None else (move.speed if move else None)
+    return CombatCard(
+        "void" if void else "card", card.code, None if move is None else move.type.value,
+        None if move is None else move.name, _speed(speed),
+        None if void is None else void[0], None if void is None else void[1])
+
+
+def _delta(after: tuple[tuple[str, int], ...], before: tuple[tuple[str, int], ...],
+           ) -> dict[str, int]:
+    b = dict(before)
+    return {k: v - b.get(k, 0) for k, v in after}
+
+
+def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSummary | None:
+    if not combat.combo or combat.winner is None:
+        return None
+    winner = combat.winner
+    records = [r for r in game.combos if r.turn == turn and r.player is winner]
+    record = records[-1] if records else None
+    rewound = prevented > 0 or (record is not None and record.prevented > 0)
+    moves = []
+    for e in combat.combo:
+        pump = e.move.pump.damage * len(e.pumps) if e.move.pump else 0
+        moves.append(ComboMove(
+            e.card.code, e.move.type.value, e.move.name, not e.played_in_c10, e.move.damage,
+            tuple(_codes(e.pumps)), pump, e.move.knockdown,
+            # RW-6: a Rewind Joker stops C12 damage; a combat card without pumps dealt at C8.
+            rewound and (e.played_in_c10 or bool(e.pumps))))
+    last = combat.combo[-1].move
+    knockdown = last.knockdown and game.ruleset.knockdowns is OnOff.ON
+    return ComboSummary(
+        winner, combat.hit_back, tuple(moves),
+        record.points if record is not None else sum(e.move.combo_points or 0
+                                                     for e in combat.combo),
+        sum(len(e.pumps) for e in combat.combo),
+        tuple(record.chains) if record is not None else (),
+        cb.chain_reward(record.chains, game.ruleset) if record is not None else 0,
+        knockdown, None if record is None else record.damage,
+        0 if record is None else record.prevented)
+
+
+def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, end: _Moment,
+               events: list[tuple[int, LogEvent]], span: tuple[int, int],
+               stopped: dict[str, Any] | None) -> TurnSummary:
+    combat = game.combats.get(turn)
+    if combat is None and turn in game.combat_began and turn == game.turn:
+        combat = _Combat.of(game)  # the game (or the log) stopped during this combat
+    players: list[PlayerTurn] = []
+    prevented_total = 0
+    for p in PlayerId:
+        mine = [e.action for _, e in events if e.player is p]
+        before, after = start.players[p], end.players[p]
+        opp_before, opp_after = start.players[p.other], end.players[p.other]
+        taken = _delta(opp_after.damage_dealt, opp_before.damage_dealt)
+        taken["total"] = sum(taken.values())
+        jokers = _delta(after.jokers, before.jokers)
+        jokers["bluff"] = after.bluffs - before.bluffs
+        prevented_total += jokers["rewind_prevented_damage"]
+        commits = [a for a in mine if isinstance(a, Commit | NoCard)]
+        fighter = None if combat is None else combat.fighters[p]
+        began = combat is not None or bool(commits)
+        face = next((a for a in mine if isinstance(a, FaceDown)), None)
+        face_down = None
+        if face is not None:
+            revealed = jokers["rewind"] > 0 or jokers["bluff"] > 0
+            face_down = FaceDownCard(face.card.code, "rewind" if face.card.is_joker else "bluff",
+                                     revealed, jokers["rewind_prevented_damage"])
+        power_ups = [a for a in mine if isinstance(a, PowerUp)]
+        power_up = None
+        if power_ups and (power_ups[-1].sets or power_ups[-1].from_discard
+                          or power_ups[-1].from_deck):
+            pu = power_ups[-1]
+            power_up = {"sets": _codes(pu.sets), "from_discard": _codes(pu.from_discard),
+                        "from_deck": _codes(pu.from_deck)}
+        players.append(PlayerTurn(
+            combat_card=_combat_card(game.players[p].character, fighter,
+                                     commits[-1] if commits else None) if began else None,
+            draws=after.cards_drawn - before.cards_drawn,
+            drawn=None if log.seed is not None else tuple(
+                a.card.code for a in mine if isinstance(a, Draw)),
+            power_up=power_up,
+            searches=tuple({"from_discard": _codes(a.from_discard),
+                            "from_deck": _codes(a.from_deck)}
+                           for a in mine if isinstance(a, Search)),
+            face_down=face_down,
+            jokers=jokers,
+            abilities=tuple({"ability": a.ability,
+                             "card": None if a.card is None else a.card.code,
+                             "cards": _codes(a.cards), "option": a.option}
+                            for a in mine if isinstance(a, UseAbility)),
+            damage_taken=taken,
+            life_lost=before.life - after.life,
+            life=after.life,
+            knocked_down=fighter.knocked_down if fighter is not None
+            else game.players[p].knocked_down if turn == game.turn else False,
+            knocked_down_next=opp_after.knockdowns > opp_before.knockdowns,
+        ))
+    result = None
+    if combat is not None:
+        both = combat.winner is None and all(f.hit for f in combat.fighters)
+        result = CombatResult(combat.winner, combat.cell, both, _explain(combat))
+    return TurnSummary(
+        turn, end.initiative, span, (players[0], players[1]), result,
+        None if combat is None else _combo(game, turn, combat, prevented_total), stopped)
+
+
+def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
+    """Replay ``log`` and summarise each turn (see the module docstring for the shape).
+
+    Raises LogSyntaxError for unreadable input; an illegal log ends at the turn where it stopped,
+    marked in ``stopped``.
+    """
+    if not isinstance(log, MatchLog):
+        log = parse_log(log)  # raises LogSyntaxError
+    game = _ObservedGame(log)
+    baseline: _Moment | None = _Moment.of(game) if game.turn >= 1 else None
+    # starts[t]: index of the first event of turn t (the one after the event that began it).
+    starts: dict[int, int] = {game.turn: 0} if baseline is not None else {}
+    applied = 0
+    by_turn: dict[int, list[tuple[int, LogEvent]]] = {}
+    stopped: dict[str, Any] | None = None
+    for i, event in enumerate(log.events):
+        if game.is_over:
+            pos = game.position()
+            stopped = {"index": i, "turn": pos.turn, "step": pos.step,
+                       "player": event.player.name, "action": str(event.action),
+                       "rule_id": "END-2",
+                       "reason": "the game is already over; no event may follow"}
+            break
+        turn = game.turn
+        try:
+            game.apply(event.player, event.action)
+        except IllegalActionError as exc:
+            stopped = {k: v for k, v in exc.data.items() if k != "json_path"}
+            break
+        except EngineInvariantError as exc:
+            pos = game.position()
+            stopped = {"index": i, "turn": pos.turn, "step": pos.step,
+                       "player": event.player.name, "action": str(event.action),
+                       "rule_id": None, "reason": f"engine error: {exc}"}
+            break
+        applied = i + 1
+        if turn >= 1:
+            by_turn.setdefault(turn, []).append((i, event))
+        for t in range(max(turn, 0) + 1, game.turn + 1):
+            starts[t] = applied
+        if baseline is None and game.turn >= 1:
+            # Recorded logs: turn 1 begins after the opening hands and the coin flip (S-5,
+            # S-6); those draws belong to no turn.
+            baseline = _Moment.of(game)
+    if stopped is None and not game.is_over:
+        pos = game.position()
+        stopped = {"index": len(log.events), "turn": pos.turn, "step": pos.step,
+                   "player": game.acting_players[0].name if game.acting_players else None,
+                   "action": None, "rule_id": "END-1",
+                   "reason": "the log ends before the game does"}
+    if baseline is None:
+        return []
+    turns: list[TurnSummary] = []
+    start = baseline
+    final = _Moment.of(game)
+    for turn in range(1, game.turn + 1):
+        end = game.turn_ends.get(turn, final)
+        last = turn == game.turn
+        span = (starts[turn], applied if last else starts[turn + 1])
+        turns.append(_summarise(game, log, turn, start, end, by_turn.get(turn, []), span,
+                                stopped if last else None))
+        start = end
+    return turns
