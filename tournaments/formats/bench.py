@@ -30,7 +30,7 @@ def _best_of(repeat: int, fn: Callable[[], T]) -> tuple[float, T]:
     return best, result  # type: ignore[return-value]
 
 
-def _swiss(count: int, rounds: int, seed: int) -> None:
+def _swiss(count: int, rounds: int, seed: int, *, verbose: bool = True) -> None:
     rng = random.Random(seed)
     score = dict.fromkeys(range(1, count + 1), 0.0)
     previous: set[frozenset[int]] = set()
@@ -42,7 +42,8 @@ def _swiss(count: int, rounds: int, seed: int) -> None:
         start = time.perf_counter()
         pairing = swiss_pair(entrants, previous, byes)
         timings.append(time.perf_counter() - start)
-        print(f"  swiss {count:>5} entrants, round {r:>2}: {timings[-1] * 1000:8.1f} ms")
+        if verbose:
+            print(f"  swiss {count:>5} entrants, round {r:>2}: {timings[-1] * 1000:8.1f} ms")
         if pairing.bye is not None:
             byes.append(pairing.bye)
             score[pairing.bye] += 1
@@ -58,7 +59,10 @@ def _swiss(count: int, rounds: int, seed: int) -> None:
                 score[b] += 0.5
             else:
                 score[winner] += 1
-    print(f"  swiss {count:>5} entrants: worst round {max(timings) * 1000:.1f} ms")
+    print(
+        f"  swiss {count:>5} entrants, {rounds} rounds: worst round {max(timings) * 1000:.1f} ms,"
+        f" mean {sum(timings) / len(timings) * 1000:.1f} ms"
+    )
     elapsed, _ = _best_of(3, lambda: swiss_standings(list(score), results, byes=byes))
     print(f"  swiss {count:>5} entrants: standings after {rounds} rounds {elapsed * 1000:.1f} ms")
 
@@ -85,6 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"round robin standings 512 entrants, {len(results)} results: {elapsed * 1000:.1f} ms")
     for count in (1000, 4096):
         _swiss(count, args.rounds, args.seed)
+    # Small fields play many rounds, where the exact matching takes over (EXACT_LIMIT).
+    for count in (64, 128, 129):
+        _swiss(count, count // 4, args.seed, verbose=False)
 
 
 if __name__ == "__main__":
