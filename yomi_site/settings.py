@@ -174,7 +174,7 @@ SPECTACULAR_SETTINGS = {
 # Celery: with REDIS_URL set, tasks go through Redis to separate workers; without it (the
 # embedded `make run` default) they run in-process, so nothing else needs to be installed.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True

@@ -7,8 +7,10 @@ enforces; an event that already has stages is left as it is.
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -17,13 +19,17 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from matches.models import Player
+from matches.models import Match, Player, VerificationRun
+from matches.services import match_log_submit, match_log_verify
+from rules_engine.cards import characters as engine_characters
+from rules_engine.selfplay import play_game
 from tournaments.models import Entrant, EntrantMember, Event, Set, Stage
 from tournaments.services.advancement import GameInput, SetResult, set_result_report
 from tournaments.services.events import stage_create
 from tournaments.services.generation import stage_generate
 from tournaments.services.ratings import ratings_recompute
 from tournaments.services.seeding import event_seeding_set
+from tournaments.services.set_matches import set_match_open, set_match_result_record
 
 DEMO_PASSWORD = "yomi-demo"  # documented in README; demo accounts only exist in `make run` data
 DEMO_PLAYERS = [
@@ -53,6 +59,7 @@ CHARACTERS = [
     "Argagarg", "Troq", "Quince", "BBB", "Menelker", "Gwen", "Persephone", "Zane", "Vendetta",
     "Onimaru", "Gloria",
 ]
+ENGINE_CHARACTERS = sorted(engine_characters())
 DEMO_EVENTS = [
     ("Fantasy Strike Weekly", "fantasy-strike-weekly", Event.Mode.VERSUS),
     ("Triple Threat Invitational", "triple-threat-invitational", Event.Mode.TRIPLE_THREAT),
@@ -82,6 +89,54 @@ def _result(s: Set, *, salt: str) -> SetResult:
     pick_a = CHARACTERS[_h(salt, s.key, "a") % len(CHARACTERS)]
     pick_b = CHARACTERS[_h(salt, s.key, "b") % len(CHARACTERS)]
     return SetResult(games=[GameInput(side, [pick_a], [pick_b]) for side in order])
+
+
+def _engine_character(player: Player) -> str:
+    """Each demo player mains one character (stable per player)."""
+    return ENGINE_CHARACTERS[_h("main", player.user.username) % len(ENGINE_CHARACTERS)]
+
+
+def _submit(match: Match, user: Any, text: str) -> VerificationRun | None:
+    """Submit a log and verify it at once (the on-commit task that follows is then a no-op)."""
+    outcome = match_log_submit(match=match, submitted_by=user, log_bytes=text.encode())
+    if outcome.run is not None:
+        return match_log_verify(run_id=outcome.run.pk)
+    return None
+
+
+def _play_with_logs(stage: Stage, organizer: Any, *, illegal_first: bool = True) -> None:
+    """Play every ready set game by game: self-play logs, verified, confirmed by the opponent.
+
+    Each result reaches the set through ``set_match_result_record`` (called here at once; the
+    callback task queued on commit finds it recorded and does nothing). The very first game is
+    submitted once with an illegal log first, so the demo shows a verdict that names a rule.
+    """
+    while True:
+        ready = (
+            Set.objects.filter(stage=stage, status=Set.Status.READY)
+            .select_related("entrant_a", "entrant_b", "stage__event")
+            .order_by("round", "bracket", "position")
+            .first()
+        )
+        if ready is None:
+            return
+        match = set_match_open(set=ready, actor=organizer)
+        side_1 = match.sides.get(side=1).player
+        side_2 = match.sides.get(side=2).player
+        seed = _h(stage.event.slug, ready.key, match.pk) % 1_000_000
+        _, log = play_game(_engine_character(side_1), _engine_character(side_2), seed,
+                           bot="greedy")
+        log = replace(log, names=(side_1.display_name, side_2.display_name))
+        text = log.dumps()
+        if illegal_first:
+            illegal = json.loads(text)
+            # a log that goes on after the game ended: illegal at its last event (END-2)
+            illegal["events"].append(dict(illegal["events"][-1]))
+            _submit(match, side_2.user, json.dumps(illegal, indent=1))
+            illegal_first = False
+        _submit(match, side_1.user, text)
+        _submit(match, side_2.user, text)  # the identical log from the other side confirms it
+        set_match_result_record(match_id=match.pk)
 
 
 def _play(stage: Stage, actor: Any, *, limit: int | None = None) -> None:
@@ -176,7 +231,8 @@ class Command(BaseCommand):
         return entrants
 
     def seed_double_elimination(self, event: Event, organizer: Any, players: list[Player]) -> None:
-        """Versus, 16 players, double elimination with reset, finished."""
+        """Versus, 16 players, double elimination with reset, finished; every game is a
+        verified self-play log, and one illegal log keeps its verdict."""
         self._open(event, best_of=3, top_rounds=1, top_best_of=5, grand_final_best_of=5,
                    starts_at=timezone.now() - timedelta(days=14))
         self._enter(event, [[p] for p in players[:16]])
@@ -184,7 +240,7 @@ class Command(BaseCommand):
         stage = stage_create(event=event, actor=organizer, name="Bracket",
                              kind=Stage.Kind.DOUBLE_ELIMINATION, grand_final_reset=True)
         stage_generate(stage=stage, actor=organizer)
-        _play(stage, organizer)
+        _play_with_logs(stage, organizer)
 
     def seed_triple_threat(self, event: Event, organizer: Any, players: list[Player]) -> None:
         """Triple Threat, 8 players with 3-character lineups, single elimination, running."""
