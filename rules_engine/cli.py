@@ -1,8 +1,10 @@
-"""Command line: ``python -m rules_engine play|validate|bench|coverage``.
+"""Command line: ``python -m rules_engine play|validate|timeline|bench|coverage``.
 
 Responsibility: argument parsing, files and exit codes. ``validate`` exits 0 when every log is
 legal with a matching result, 1 when one is illegal or its result does not match, 2 when one is
-unreadable, 3 on an engine error (our bug). The game logic lives elsewhere.
+unreadable, 3 on an engine error (our bug). ``timeline`` prints a log turn by turn (exit 0, 1 if
+the log stops at an illegal event or before the end, 2 if unreadable). The game logic lives
+elsewhere.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from pathlib import Path
 
 from rules_engine.cards import characters
 from rules_engine.coverage import citations, load_rule_ids
+from rules_engine.errors import LogSyntaxError
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_game
+from rules_engine.timeline import timeline
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_RULES = REPO.parent / "shared" / "rules" / "RULES.md"
@@ -67,6 +71,20 @@ def _validate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results if len(results) != 1 else results[0], indent=1))
     return worst
+
+
+def _timeline(args: argparse.Namespace) -> int:
+    try:
+        turns = timeline(Path(args.file).read_bytes())
+    except (OSError, LogSyntaxError) as exc:
+        print(f"{args.file}: unreadable: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([t.to_dict() for t in turns], indent=1))
+    else:
+        for t in turns:
+            print(t.summary())
+    return 1 if turns and turns[-1].stopped is not None else 0
 
 
 def bench_corpus(size: int = 100) -> list[bytes]:
@@ -132,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("files", nargs="+")
     v.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     v.set_defaults(func=_validate)
+    t = sub.add_parser("timeline", help="explain a log turn by turn (docs/timeline.md)")
+    t.add_argument("file")
+    t.add_argument("--json", action="store_true", help="print the turns as JSON")
+    t.set_defaults(func=_timeline)
     b = sub.add_parser("bench", help="validation throughput on a fixed self-play corpus")
     b.add_argument("--logs", type=int, default=100)
     b.add_argument("--seconds", type=float, default=3.0)

@@ -59,8 +59,11 @@ the end with END-2. An illegal event before turn 1 (a recorded opening hand) giv
                 "moves": [{"card": "7H", "move": "throw", "name": null, "combat_card": true,
                            "damage": 8, "pumps": [], "pump_damage": 0, "knockdown": false,
                            "prevented": false}, ...],
-                "combo_points": 4, "pumps": 1, "chains": [3], "chain_length": 3,
-                "chain_reward": 1, "knockdown": true, "damage": 17, "prevented": 0} | null,
+                "combo_points": 4, "pumps": 1,
+                "chains": [3],        # each run of back-to-back ascending normals (CH-1)
+                "chain_length": 3,    # the longest run; 3+ earns Aces (CH-3)
+                "chain_reward": 1,    # Aces it earns at P3 (CH-4, CH-7)
+                "knockdown": true, "damage": 17, "prevented": 0} | null,
       "damage": {"P1": 0, "P2": 9},             # damage dealt TO each player this turn
       "stopped": null    # or {"index", "turn", "step", "player", "action", "rule_id", "reason"}
     }
@@ -280,6 +283,35 @@ class TurnSummary:
     def damage(self) -> tuple[int, int]:
         """Damage dealt to P1 and to P2 this turn (GL-DAMAGE; life paid is not damage)."""
         return (self.players[0].damage_taken["total"], self.players[1].damage_taken["total"])
+
+    def summary(self) -> str:
+        """One line for humans (the CLI prints it)."""
+        def card(p: PlayerId) -> str:
+            c = self.players[p].combat_card
+            if c is None:
+                return f"{p.name} -"
+            if c.played in ("no_card", "gold_burst"):
+                return f"{p.name} {c.played.replace('_', '-')}" + (
+                    f" {c.card}" if c.card else "")
+            move = c.move if c.name is None else f"{c.move} '{c.name}'"
+            return f"{p.name} {c.card} {move}" + (" (void)" if c.played == "void" else "")
+
+        parts = [f"turn {self.turn} (initiative {self.initiative.name}): "
+                 f"{card(P1)}, {card(P2)}"]
+        if self.combat is not None:
+            parts.append(self.combat.explanation)
+        if self.combo is not None:
+            moves = " > ".join(f"{m.card} {m.move}" + (f"+{len(m.pumps)}" if m.pumps else "")
+                               for m in self.combo.moves)
+            ko = ", knockdown" if self.combo.knockdown else ""
+            dealt = "?" if self.combo.damage is None else str(self.combo.damage)
+            what = "hit back" if self.combo.hit_back else "combo"
+            parts.append(f"{self.combo.player.name} {what} {moves} = {dealt}{ko}")
+        parts.append(f"damage P1 {self.damage[0]}, P2 {self.damage[1]}; "
+                     f"life P1 {self.players[0].life}, P2 {self.players[1].life}")
+        if self.stopped is not None:
+            parts.append(f"stopped: {self.stopped['reason']} [{self.stopped['rule_id']}]")
+        return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         return {

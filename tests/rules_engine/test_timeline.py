@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 
+from rules_engine import cli
 from rules_engine.actions import (
     Action,
     Combo,
@@ -308,3 +310,35 @@ def test_an_event_after_the_end_is_marked__END_2() -> None:
     stopped = turns[-1].stopped
     assert stopped is not None and stopped["rule_id"] == "END-2"
     assert stopped["index"] == len(doc["events"]) - 1
+
+
+# ---------------------------------------------------------------------------- CLI
+
+
+def test_cli_prints_one_line_per_turn_and_json(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    game, log = play_game("grave", "rook", 2)
+    path = tmp_path / "game.json"
+    path.write_text(log.dumps(), encoding="utf-8")
+    assert cli.main(["timeline", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == game.turn
+    assert lines[0].startswith("turn 1 (initiative ")
+    assert lines[-1].endswith(f"life P1 {game.life[0]}, P2 {game.life[1]}")
+    assert cli.main(["timeline", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [t["turn"] for t in data] == list(range(1, game.turn + 1))
+
+
+def test_cli_exit_codes_for_unreadable_and_unfinished_logs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    assert cli.main(["timeline", str(bad)]) == 2
+    _, log = play_game("grave", "rook", 2)
+    doc = log.to_json()
+    doc["events"] = doc["events"][:10]
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(doc), encoding="utf-8")
+    assert cli.main(["timeline", str(short)]) == 1
+    assert "stopped: the log ends before the game does [END-1]" in capsys.readouterr().out
