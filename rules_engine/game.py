@@ -448,7 +448,8 @@ class Game:
                 self._score_by_life(Termination.TIMEOUT)
         # T4: combat.
         yield from self._combat()
-        # T5: Power Up.
+        # T5: Power Up (P1 opens it: Power Up text, WIN-POWERUP).
+        yield from self.window("P1", "power_up")
         for ps in self.order():
             yield from self._power_up(ps)
         # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
@@ -890,6 +891,7 @@ class Game:
             winner.combo_points_spent += m.combo_points or 0
             if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
                 self.combo_closed = True
+            yield from self._full_combo_window(winner, m)
         while True:
             if not self._combo_has_options(winner):
                 break  # CB-11: no legal, affordable move or pump is left
@@ -1112,6 +1114,12 @@ class Game:
         if self.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
             self.combo_closed = True  # CB-5, CB-6, CB-7
         yield from self.rules[ps.player].after_combo_move(self, ps, m)
+        yield from self._full_combo_window(ps, m)
+
+    def _full_combo_window(self, ps: PlayerState, m: Move) -> Step:
+        """WIN-FULLCOMBO: opens when a move brings the spent points to exactly the limit."""
+        if m.combo_points and ps.combo_points_spent == ps.character.combo_limit:
+            yield from self.window("C10", "full_combo")
 
     # ------------------------------------------------------------------ end of combat
 

@@ -140,3 +140,18 @@ def test_cli_validate_exit_codes(tmp_path) -> None:  # type: ignore[no-untyped-d
     broken = subprocess.run([*run, str(tmp_path / "broken.json")], capture_output=True,
                             text=True, check=False)
     assert broken.returncode == 2 and "$" in broken.stdout
+
+
+def test_cli_round_trip_for_every_character_pair(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from rules_engine.cli import main
+
+    failures = []
+    for i, (p1, p2) in enumerate(PAIRS):
+        out = tmp_path / f"{p1}-{p2}.json"
+        played = main(["play", "--p1", p1, "--p2", p2, "--seed", str(i), "--bot",
+                       "greedy" if i % 2 else "random", "--out", str(out)])
+        validated = main(["validate", str(out)])
+        if (played, validated) != (0, 0):
+            failures.append((p1, p2, played, validated))
+    capsys.readouterr()
+    assert failures == []
