@@ -1,7 +1,8 @@
 """The one place where the matches app talks to the rules engine.
 
-Three questions: can this log be read at all (at submission, synchronously), what is the verdict
-of replaying it (in a worker), and where do two logs of the same match first differ (disputes).
+Questions: can this log be read at all (at submission, synchronously), what is the verdict of
+replaying it (in a worker), where do two logs of the same match first differ (disputes), what
+happened turn by turn (the match page), and what does a rule ID say.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import rules_engine
 from rules_engine.errors import LogSyntaxError
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
+from rules_engine.rules_text import rule_text
+from rules_engine.timeline import timeline
 
 ENGINE_VERSION: str = rules_engine.__version__
 
@@ -74,3 +77,16 @@ def logs_first_divergence(text_a: str, text_b: str) -> tuple[int | None, dict[st
             "b": events_b[shorter] if shorter < len(events_b) else None,
         }
     return None, {"result": {"a": a.get("result"), "b": b.get("result")}}
+
+
+def rule_words(rule_id: str | None) -> str | None:
+    """The text of a RULES.md rule, for showing beside a verdict."""
+    return rule_text(rule_id) if rule_id else None
+
+
+def log_timeline(text: str) -> list[dict[str, Any]]:
+    """The game turn by turn (empty when the log cannot be read)."""
+    try:
+        return [turn.to_dict() for turn in timeline(text)]
+    except LogSyntaxError:
+        return []

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from matches import engine
+
 STATUS_LABELS = {
     "legal": "Legal",
     "illegal": "Illegal",
@@ -43,6 +45,8 @@ def _result_text(result: dict[str, Any] | None) -> str:
 def verdict_view(verdict: dict[str, Any]) -> VerdictView:
     status = str(verdict.get("status", "engine_error"))
     error = verdict.get("first_error") or None
+    if error and error.get("rule_id"):
+        error = {**error, "rule_text": engine.rule_words(error["rule_id"])}
     final = verdict.get("final") or None
     claimed = verdict.get("claimed") or None
     if status == "illegal" and error:

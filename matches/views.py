@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from matches import selectors, services
+from matches import engine, selectors, services
 from matches.errors import MatchError
 from matches.forms import LogSubmitForm, ResultOverrideForm
 from matches.models import Match
@@ -36,10 +36,13 @@ def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
     logs = []
     for log in match.logs.all():
         run = selectors.log_latest_run(log)
+        is_finished = run is not None and run.is_finished
         logs.append({
             "log": log,
             "run": run,
-            "verdict": verdict_view(run.verdict) if run and run.is_finished else None,
+            "verdict": verdict_view(run.verdict) if is_finished else None,
+            # replaying a log for the page takes milliseconds; no need to store it
+            "turns": engine.log_timeline(log.text) if is_finished else [],
             "sides": sorted({e.side for e in log.endorsements.all() if e.side is not None}),
         })
     awaiting = [

@@ -187,3 +187,27 @@ def test_dispute_page_shows_both_events_at_the_divergence(client) -> None:
     assert "event #12" in html
     assert "no_card" in html
     assert "(the log ends here)" in html
+
+
+def test_illegal_verdict_shows_the_rules_own_words(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    match = versus_match()
+    submitted(match, with_extra_event(self_play_log_text()), django_capture_on_commit_callbacks)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    # END-2 in RULES.md: "When the engine checks: After every damage or life-loss event ..."
+    assert "<strong>END-2</strong>: When the engine checks: After every damage" in html
+
+
+def test_legal_log_page_shows_every_turn(client, django_capture_on_commit_callbacks) -> None:
+    text = self_play_log_text()
+    final = json.loads(text)["result"]
+    match = versus_match()
+    submitted(match, text, django_capture_on_commit_callbacks)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert f"Turn by turn ({final['turns']} turns)" in html
+    rows = html.split('<table class="table timeline-table">')[1].split("</table>")[0]
+    assert rows.count("<tr") == final["turns"] + 1  # the header row and one row per turn
+    last_row = rows.split("<tr")[-1]
+    assert f"P1 {final['life']['P1']} · P2 {final['life']['P2']}" in last_row
+    assert "(M-" in rows  # combat results cite their matrix cell
