@@ -139,7 +139,7 @@ def test_innate_next_turn_not_winning_draws_a_card__FR_GRAVE_2() -> None:
     assert g.step == "C7"
 
 
-def test_innate_cannot_be_countered__CTR_4_FR_GRAVE_3() -> None:
+def test_innate_cannot_be_countered__CTR_4_FR_GRAVE_3_GL_ABILITY() -> None:
     # given P2 holds Mental Toughness; Grave P1 blocks and reveals: no reaction is offered
     g = recorded_game(GRAVE, "2D 3D 4D 5D 6D TD JD")
     fight(g, commit("5C", "block"), commit("2D", "attack"))

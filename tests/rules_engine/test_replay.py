@@ -119,6 +119,9 @@ def test_self_play_logs_match_the_shipped_json_schema() -> None:
     for seed in range(5):
         _, log = play_game("grave", "jaina", seed)
         jsonschema.validate(log.to_json(), schema)
+    from pathlib import Path
+    for golden in sorted((Path(__file__).parent / "data").glob("*.yomilog")):
+        jsonschema.validate(json.loads(golden.read_text(encoding="utf-8"))["log"], schema)
 
 
 def test_importing_the_engine_does_not_import_django() -> None:
