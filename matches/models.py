@@ -220,7 +220,8 @@ class VerificationRun(models.Model):
 
 
 class Dispute(models.Model):
-    """Two different legal logs for the same match; an organizer settles it."""
+    """Two different legal logs for the same match, or a log its opponent contests; an organizer
+    settles it with an override."""
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
@@ -228,7 +229,15 @@ class Dispute(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
     log_a = models.ForeignKey(MatchLog, on_delete=models.PROTECT, related_name="+")
-    log_b = models.ForeignKey(MatchLog, on_delete=models.PROTECT, related_name="+")
+    # Empty when a player contests the other side's log without sending one of their own.
+    log_b = models.ForeignKey(
+        MatchLog, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reason = models.TextField(blank=True)
     # Index of the first event where the two logs differ (None: they differ before the events).
     first_divergence_index = models.PositiveIntegerField(null=True, blank=True)
     divergence = models.JSONField(default=dict, blank=True)

@@ -110,6 +110,21 @@ def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def match_dispute(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        services.match_log_dispute(
+            match=match, user=request.user, reason=request.POST.get("reason", "")
+        )
+    except MatchError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "Dispute opened: an organizer will decide the result.")
+    return redirect("matches:match-detail", pk=pk)
+
+
+@login_required
 def match_override(request: HttpRequest, pk: int) -> HttpResponse:
     """Two steps: the organizer sees the current and the new result, then confirms."""
     match = get_object_or_404(Match, pk=pk)

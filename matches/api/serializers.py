@@ -58,7 +58,7 @@ class DisputeSerializer(serializers.ModelSerializer):
     class Meta:
         model = Dispute
         fields = [
-            "id", "status", "log_a", "log_b", "first_divergence_index", "divergence",
+            "id", "status", "log_a", "log_b", "reason", "first_divergence_index", "divergence",
             "opened_at", "resolution", "resolved_at",
         ]
 

@@ -8,5 +8,6 @@ urlpatterns = [
     path("matches/<int:pk>/", views.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:pk>/logs/", views.MatchLogSubmitApi.as_view(), name="log-submit"),
     path("matches/<int:pk>/confirm/", views.MatchLogConfirmApi.as_view(), name="confirm"),
+    path("matches/<int:pk>/dispute/", views.MatchLogDisputeApi.as_view(), name="dispute"),
     path("matches/<int:pk>/override/", views.MatchResultOverrideApi.as_view(), name="override"),
 ]

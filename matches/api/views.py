@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from matches import selectors, services
 from matches.api.serializers import (
+    DisputeSerializer,
     MatchDetailSerializer,
     MatchErrorSerializer,
     MatchSerializer,
@@ -141,6 +142,22 @@ class MatchLogConfirmApi(MatchServiceApi):
     def post(self, request: Request, pk: int) -> Response:
         match = services.match_log_confirm(match=self.get_match(pk), user=request.user)
         return Response(MatchSerializer(match).data)
+
+
+class MatchLogDisputeApi(MatchServiceApi):
+    """The other side contests the verified log instead of confirming it; organizers decide."""
+
+    class DisputeInputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=2000)
+
+    @extend_schema(request=DisputeInputSerializer, responses={201: DisputeSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.DisputeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        dispute = services.match_log_dispute(
+            match=self.get_match(pk), user=request.user, reason=data.validated_data["reason"]
+        )
+        return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 
 
 class MatchResultOverrideApi(MatchServiceApi):

@@ -6,7 +6,12 @@ and confirmations of one match are serialised and a result is applied exactly on
 
 from matches.services.batches import BatchProgress, batch_progress, logs_reverify_bulk
 from matches.services.matches import match_create, match_user_side
-from matches.services.results import match_log_confirm, match_result_override, match_settle
+from matches.services.results import (
+    match_log_confirm,
+    match_log_dispute,
+    match_result_override,
+    match_settle,
+)
 from matches.services.submission import MAX_LOG_BYTES, SubmissionOutcome, match_log_submit
 from matches.services.verification import match_log_verify, match_run_requeue
 
@@ -18,6 +23,7 @@ __all__ = [
     "logs_reverify_bulk",
     "match_create",
     "match_log_confirm",
+    "match_log_dispute",
     "match_log_submit",
     "match_log_verify",
     "match_result_override",

@@ -121,6 +121,18 @@ def match_settle(match: Match) -> bool:
     return became_confirmed
 
 
+def _log_awaiting_confirmation(match: Match) -> MatchLog:
+    """The legal log of a match awaiting confirmation (none while it is verified again)."""
+    latest = _latest_runs(match)
+    for log in match.logs.all():
+        if log.pk in latest and latest[log.pk].status == RS.LEGAL:
+            return log
+    raise MatchError(
+        MatchErrorCode.NOTHING_TO_CONFIRM,
+        "the log is being verified again; wait for the new verdict",
+    )
+
+
 def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
     """The opponent confirms the verified log; the match result then becomes final.
 
@@ -146,20 +158,7 @@ def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
                 "waiting for confirmation",
                 status=match.status,
             )
-        latest = _latest_runs(match)
-        log = next(
-            (
-                log
-                for log in match.logs.all()
-                if log.pk in latest and latest[log.pk].status == RS.LEGAL
-            ),
-            None,
-        )
-        if log is None:  # its log is being verified again
-            raise MatchError(
-                MatchErrorCode.NOTHING_TO_CONFIRM,
-                "the log is being verified again; confirm it once the new verdict is in",
-            )
+        log = _log_awaiting_confirmation(match)
         if log.endorsements.filter(side=side).exists():
             raise MatchError(
                 MatchErrorCode.NOTHING_TO_CONFIRM,
@@ -214,3 +213,42 @@ def match_result_override(
         )
         _result_callback_on_commit(match)
     return match
+
+
+def match_log_dispute(*, match: Match, user: AbstractBaseUser, reason: str) -> Dispute:
+    """The other side contests the verified log waiting for their confirmation.
+
+    The match becomes disputed and an organizer decides (``match_result_override``).
+    """
+    if not reason.strip():
+        raise MatchError(MatchErrorCode.REASON_REQUIRED, "say what is wrong with the log")
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        side = match_user_side(match, user)
+        if side is None:
+            raise MatchError(
+                MatchErrorCode.NOT_ALLOWED, "only a player of the other side may dispute a log"
+            )
+        if match.status != MS.AWAITING_CONFIRMATION:
+            raise MatchError(
+                MatchErrorCode.NOTHING_TO_CONFIRM,
+                f"the match is {match.get_status_display().lower()}: there is no verified log "
+                "waiting for your confirmation",
+                status=match.status,
+            )
+        log = _log_awaiting_confirmation(match)
+        if log.endorsements.filter(side=side).exists():
+            raise MatchError(
+                MatchErrorCode.NOTHING_TO_CONFIRM,
+                "your side vouched for this log; send a corrected log instead",
+            )
+        dispute = Dispute.objects.create(
+            match=match, log_a=log, opened_by=user, reason=reason.strip()
+        )
+        match_status_change(match, MS.DISPUTED)
+        match.save(update_fields=["status", "updated_at"])
+        AuditEntry.objects.create(
+            match=match, actor=user, action=AuditEntry.Action.DISPUTE_OPENED, reason=reason,
+            after={"logs": [log.pk], "dispute": dispute.pk},
+        )
+    return dispute

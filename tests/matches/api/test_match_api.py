@@ -123,8 +123,9 @@ def test_confirm_and_status(match, django_capture_on_commit_callbacks) -> None:
 def test_confirm_is_refused(match, who, expected, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         submit(client_for(side_user(match, 1)), match, log_text=self_play_log_text())
-    user = {"anonymous": None, "outsider": PlayerFactory().user,
-            "submitter": side_user(match, 1)}[who]
+    user = {"anonymous": None, "outsider": PlayerFactory().user, "submitter": side_user(match, 1)}[
+        who
+    ]
     response = client_for(user).post(f"/api/matches/{match.pk}/confirm/")
     assert response.status_code == expected
     match.refresh_from_db()
@@ -133,8 +134,13 @@ def test_confirm_is_refused(match, who, expected, django_capture_on_commit_callb
 
 @pytest.mark.parametrize(
     ("who", "expected"),
-    [("anonymous", 403), ("player", 403), ("other_organizer", 403), ("organizer", 200),
-     ("staff", 200)],
+    [
+        ("anonymous", 403),
+        ("player", 403),
+        ("other_organizer", 403),
+        ("organizer", 200),
+        ("staff", 200),
+    ],
 )
 def test_override_permissions(match, who: str, expected: int) -> None:
     user = {
@@ -145,7 +151,8 @@ def test_override_permissions(match, who: str, expected: int) -> None:
         "staff": UserFactory(is_staff=True),
     }[who]
     response = client_for(user).post(
-        f"/api/matches/{match.pk}/override/", {"winner_side": 2, "reason": "no-show"},
+        f"/api/matches/{match.pk}/override/",
+        {"winner_side": 2, "reason": "no-show"},
         format="json",
     )
     assert response.status_code == expected, response.content
@@ -171,6 +178,36 @@ def test_matches_are_listed_and_filterable(match) -> None:
 
 def test_every_matches_endpoint_is_in_the_schema() -> None:
     schema = client_for().get("/api/schema/", {"format": "json"}).json()
-    for path in ["/api/matches/", "/api/matches/{id}/", "/api/matches/{id}/logs/",
-                 "/api/matches/{id}/confirm/", "/api/matches/{id}/override/"]:
+    for path in [
+        "/api/matches/",
+        "/api/matches/{id}/",
+        "/api/matches/{id}/logs/",
+        "/api/matches/{id}/confirm/",
+        "/api/matches/{id}/dispute/",
+        "/api/matches/{id}/override/",
+    ]:
         assert path in schema["paths"], path
+
+
+@pytest.mark.parametrize(
+    ("who", "expected"),
+    [("anonymous", 403), ("outsider", 403), ("submitter", 409), ("opponent", 201)],
+)
+def test_dispute_api(match, who, expected, django_capture_on_commit_callbacks) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        submit(client_for(side_user(match, 1)), match, log_text=self_play_log_text())
+    user = {
+        "anonymous": None,
+        "outsider": PlayerFactory().user,
+        "submitter": side_user(match, 1),
+        "opponent": side_user(match, 2),
+    }[who]
+    response = client_for(user).post(
+        f"/api/matches/{match.pk}/dispute/", {"reason": "not our game"}, format="json"
+    )
+    assert response.status_code == expected, response.content
+    match.refresh_from_db()
+    assert (match.status == Match.Status.DISPUTED) is (expected == 201)
+    if expected == 201:
+        assert response.json()["reason"] == "not our game"
+        assert response.json()["log_b"] is None

@@ -6,7 +6,12 @@ import pytest
 
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import AuditEntry, Dispute, Match, VerificationRun
-from matches.services import match_log_confirm, match_log_submit, match_result_override
+from matches.services import (
+    match_log_confirm,
+    match_log_dispute,
+    match_log_submit,
+    match_result_override,
+)
 from matches.status import match_status_change, run_status_change
 from tests.matches.factories import (
     PlayerFactory,
@@ -156,4 +161,43 @@ def test_confirming_while_the_log_is_verified_again_is_refused_clearly(
     with pytest.raises(MatchError) as caught:
         match_log_confirm(match=awaiting_confirmation, user=side_user(awaiting_confirmation, 2))
     assert caught.value.code == MatchErrorCode.NOTHING_TO_CONFIRM
-    assert "being verified again" in caught.value.message
+    assert caught.value.message == "the log is being verified again; wait for the new verdict"
+
+
+def test_opponent_disputes_the_log_instead_of_confirming(awaiting_confirmation) -> None:
+    opponent = side_user(awaiting_confirmation, 2)
+    dispute = match_log_dispute(
+        match=awaiting_confirmation, user=opponent, reason="I blocked turn 4"
+    )
+    awaiting_confirmation.refresh_from_db()
+    assert awaiting_confirmation.status == Match.Status.DISPUTED
+    assert (dispute.log_a, dispute.log_b, dispute.opened_by) == (
+        awaiting_confirmation.logs.get(),
+        None,
+        opponent,
+    )
+    assert dispute.reason == "I blocked turn 4"
+    entry = AuditEntry.objects.get(match=awaiting_confirmation, action="dispute_opened")
+    assert (entry.actor, entry.reason) == (opponent, "I blocked turn 4")
+
+
+@pytest.mark.parametrize(
+    ("who", "reason", "code"),
+    [
+        ("submitter", "wrong", MatchErrorCode.NOTHING_TO_CONFIRM),
+        ("outsider", "wrong", MatchErrorCode.NOT_ALLOWED),
+        ("opponent", "  ", MatchErrorCode.REASON_REQUIRED),
+    ],
+)
+def test_dispute_is_refused(awaiting_confirmation, who, reason, code) -> None:
+    user = {
+        "submitter": side_user(awaiting_confirmation, 1),
+        "outsider": PlayerFactory().user,
+        "opponent": side_user(awaiting_confirmation, 2),
+    }[who]
+    with pytest.raises(MatchError) as caught:
+        match_log_dispute(match=awaiting_confirmation, user=user, reason=reason)
+    assert caught.value.code == code
+    awaiting_confirmation.refresh_from_db()
+    assert awaiting_confirmation.status == Match.Status.AWAITING_CONFIRMATION
+    assert Dispute.objects.count() == 0

@@ -211,3 +211,18 @@ def test_legal_log_page_shows_every_turn(client, django_capture_on_commit_callba
     last_row = rows.split("<tr")[-1]
     assert f"P1 {final['life']['P1']} · P2 {final['life']['P2']}" in last_row
     assert "(M-" in rows  # combat results cite their matrix cell
+
+
+def test_opponent_disputes_from_the_page(client, django_capture_on_commit_callbacks) -> None:
+    match = versus_match()
+    submitted(match, self_play_log_text(), django_capture_on_commit_callbacks)
+    client.force_login(side_user(match, 2))
+    assert "Dispute this log" in client.get(f"/matches/{match.pk}/").content.decode()
+    page = client.post(
+        f"/matches/{match.pk}/dispute/", {"reason": "we played another game"}, follow=True
+    ).content.decode()
+    assert "Dispute opened" in page
+    assert "the other side contested the log" in page
+    dispute = Dispute.objects.get(match=match)
+    detail = client.get(f"/matches/{match.pk}/disputes/{dispute.pk}/").content.decode()
+    assert "“we played another game”" in detail
