@@ -641,13 +641,14 @@ class Game:
         printed = " / ".join(m.label for m in moves)
         raise RuleViolation("GL-ORIENT", f"{c} shows {printed}; it has no {move_type.value} end")
 
-    def _check_commit(self, player: PlayerId, action: Action) -> None:
+    def _check_commit(self, player: PlayerId, action: Action, also: Card | None = None) -> None:
+        """C1: a card from hand (or ``also``, a card being taken back) with one of its ends."""
         ps = self.players[player]
         if isinstance(action, NoCard):
             return
         if not isinstance(action, Commit):
             raise RuleViolation("C1", "combat begins: commit a card face down or declare no-card")
-        if action.card not in ps.hand:
+        if action.card not in ps.hand and action.card is not also:
             raise RuleViolation("C1", f"{action.card} is not in {player.name}'s hand")
         if action.card.is_joker:
             if action.move is not None:
@@ -656,7 +657,8 @@ class Game:
         m = self.resolve_move(ps, action.card, action.move, action.name, "C1")
         self.rules[player].check_move_allowed(self, ps, m, "C1")
         if self.ruleset.illegalAce is IllegalAce.PREVENT and m.extra_aces:
-            aces = sum(1 for c in ps.hand if c.is_ace and c is not action.card)
+            aces = sum(1 for c in (*ps.hand, *([also] if also else [])) if c.is_ace
+                       and c is not action.card)
             if aces < m.extra_aces:
                 raise RuleViolation(
                     "CF-08", f"{m.label} costs {m.ace_cost} Aces and only {aces + 1} are in hand")
@@ -703,23 +705,15 @@ class Game:
                 if opp.combat_card is not None:
                     opp.hand.append(opp.combat_card)
                 self._place(opp, action)
-                opp.revealed_kind = opp.kind
+                opp.revealed_kind, opp.revealed_card = opp.kind, opp.combat_card
                 if opp not in queue:
                     queue.append(opp)
 
     def _check_rechoose(self, player: PlayerId, action: Action) -> None:
         if isinstance(action, Keep):
             return
-        ps = self.players[player]
-        if isinstance(action, Commit) and action.card is ps.combat_card:
-            # Choosing the same card again (maybe turned) is a fresh choice from hand.
-            ps.hand.append(action.card)
-            try:
-                self._check_commit(player, action)
-            finally:
-                ps.hand.remove(action.card)
-            return
-        self._check_commit(player, action)
+        # The committed card is taken back first, so it may be chosen again (maybe turned).
+        self._check_commit(player, action, also=self.players[player].combat_card)
 
     def _rechoose_options(self, player: PlayerId) -> list[Action]:
         ps = self.players[player]
@@ -1159,13 +1153,9 @@ class Game:
                     if e.played_in_c10 and not e.returned:
                         self.discard(ps, e.card)
             ps.combat_card = None
-        self.combo_cards_discarded()
         # (d) time-out during combat ends the game now (END-5).
         if self.timeout_triggered:
             self._score_by_life(Termination.TIMEOUT)
-
-    def combo_cards_discarded(self) -> None:
-        """Hook point after C13c (kept for abilities that watch the discard pile)."""
 
     # ------------------------------------------------------------------ searches, power up
 
@@ -1388,10 +1378,3 @@ class Game:
                 for c in self.combos
             ],
         }
-
-
-def all_legal(game: Game) -> Iterable[tuple[PlayerId, Action]]:
-    """Every (player, action) pair legal now."""
-    for p in game.acting_players:
-        for a in game.legal_actions(p):
-            yield p, a

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Pass, UseAbility
-from rules_engine.cards import Card, Character, Rank
+from rules_engine.cards import Card, Character, MoveType, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.errors import RuleViolation
 
@@ -63,7 +63,7 @@ class JainaRules(CharacterRules):
         if self.rotations <= 0 or c is None or c.is_joker or ps.combat_move is None:
             return False
         moves = ps.character.moves_of(c)
-        return len(moves) == 2 and any(m.type.value == "attack" for m in moves) and all(
+        return len(moves) == 2 and any(m.type is MoveType.ATTACK for m in moves) and all(
             m.requires is None for m in moves)
 
     def can_act(self, game: Game, ps: PlayerState, window: str) -> bool:
