@@ -136,3 +136,21 @@ def test_hostile_json_is_unreadable_not_a_crash() -> None:
     huge = '{"format": "yomi-match-log", "version": 1' + "1" * 5000 + "}"
     assert replay(huge).status == "unreadable"
     assert replay(b"\xff\xfe not utf-8").status == "unreadable"
+
+
+def test_an_engine_bug_is_an_engine_error_never_the_players_fault(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # given a log that is legal, and an engine whose power-up code is broken
+    _, log = play_game("rook", "zane", 5)
+    from rules_engine.game import Game
+
+    def broken(self, ps):  # type: ignore[no-untyped-def]
+        raise KeyError("bug")
+        yield
+
+    monkeypatch.setattr(Game, "_power_up", broken)
+    # when it is replayed
+    verdict = replay(log.dumps())
+    # then the verdict blames the engine, with no player position
+    assert verdict.status == "engine_error"
+    assert verdict.first_error is not None and "KeyError" in verdict.first_error["reason"]
+    assert set(verdict.first_error) == {"reason"}
