@@ -907,7 +907,7 @@ class Game:
             self.discard(loser, card)
             if card.is_joker:
                 loser.jokers["rewind"] += 1
-                prevented = sum(e.damage_at_c12() for e in self.combo)
+                prevented = sum(self._entry_damage(winner, e) for e in self.combo)
                 prevented = self.rules[winner.player].rewind_preventable(self, self.combo,
                                                                          prevented)
                 loser.jokers["rewind_prevented_damage"] += prevented
@@ -928,10 +928,14 @@ class Game:
         self.step = "C12"
         self._record_combo(winner, chains, 0)
         for e in self.combo:
-            dmg = e.damage_at_c12()
+            dmg = self._entry_damage(winner, e)
             if dmg:
                 self._damage(loser, dmg, winner, "combat")
                 self._ko_check()
+
+    def _entry_damage(self, ps: PlayerState, e: ComboEntry) -> int:
+        """C12 damage of one combo entry, after card text that changes damage."""
+        return self.rules[ps.player].combo_damage(self, ps, e, e.damage_at_c12())
 
     def _check_accept(self, player: PlayerId, action: Action) -> None:
         if not isinstance(action, Accept | Pass):
@@ -940,7 +944,7 @@ class Game:
     def _record_combo(self, winner: PlayerState, chains: list[int], prevented: int) -> None:
         if not self.combo:
             return
-        total = sum(e.damage_at_c12() for e in self.combo)
+        total = sum(self._entry_damage(winner, e) for e in self.combo)
         first = self.combo[0]
         if not first.played_in_c10:
             total += first.move.damage

@@ -74,7 +74,12 @@ class CharacterRules:
         yield  # pragma: no cover
 
     def combat_card_damage(self, game: Game, ps: PlayerState, move: Move) -> int:
+        """C8c: the base damage a hitting combat card deals (card text may change it)."""
         return move.damage
+
+    def combo_damage(self, game: Game, ps: PlayerState, entry: ComboEntry, damage: int) -> int:
+        """C12: the damage one combo entry deals (base + pumps), after card text."""
+        return damage
 
     def block_draw_prevented(self, game: Game, attacker: PlayerState,
                              blocker: PlayerState) -> Generator[Decision, tuple[PlayerId, Action],
