@@ -67,6 +67,7 @@ from rules_engine.ruleset import (
     DoubleKO,
     GoldBurstSearch,
     IllegalAce,
+    InitiativeTie,
     Jokers,
     OnOff,
     PumpTiming,
@@ -356,7 +357,7 @@ class Game:
 
     def _check_initiative(self, player: PlayerId, action: Action) -> None:
         if not isinstance(action, WinInitiative):
-            raise RuleViolation("INI-3", "the turn-1 coin flip must be recorded first")
+            raise RuleViolation("INI-3", "the initiative decision (coin flip or RPS) comes first")
 
     def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
         """Draw ``n`` cards (one at a time); END-4 / END-8 time-out bookkeeping."""
@@ -429,6 +430,15 @@ class Game:
         a, b = self.players
         if self.turn > 1 and a.life != b.life:
             self.initiative = P1 if a.life < b.life else P2
+        elif self.turn > 1 and self.ruleset.initiativeTie is InitiativeTie.RPS_EACH_TIE:
+            # CF-02 alternative: every tied turn is decided afresh (seeded draw or logged RPS).
+            if self.rng is not None:
+                self.initiative = PlayerId(self.rng.below(2))
+            else:
+                player, _ = yield from self._ask(
+                    "T1", (P1, P2), "CF-02", self._check_initiative,
+                    lambda p: [WinInitiative()])
+                self.initiative = player
         for ps in self.players:
             ps.knocked_down = ps.knockdown_next  # KD-3
             ps.knockdown_next = False

@@ -180,7 +180,6 @@ class Ruleset:
 # Alternatives recorded in RULES.md that this engine version does not play yet.
 UNSUPPORTED: tuple[tuple[str, Enum], ...] = (
     ("rewindScope", RewindScope.ALL_COMBO_DAMAGE),
-    ("initiativeTie", InitiativeTie.RPS_EACH_TIE),
 )
 
 DEFAULT_RULESET = Ruleset()

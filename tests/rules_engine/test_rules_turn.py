@@ -405,3 +405,17 @@ def test_end_of_combat_discards_in_entry_order__C13_OQ_31_GEN_6() -> None:
     g.apply(P1, combo("4C"))
     g.apply(P1, Stop())
     assert [c.code for c in g.state(P1).discard][-3:] == ["2C", "3C", "4C"]
+
+
+def test_rps_each_tie_option_decides_every_tied_turn__CF_02() -> None:
+    from rules_engine.ruleset import InitiativeTie
+    rs = Ruleset(initiativeTie=InitiativeTie.RPS_EACH_TIE)
+    g = recorded_game("2C 3C 4C 5C 6C 8C 9C", PLAIN, ruleset=rs, first=P1)
+    fight(g, NoCard(), NoCard())
+    # turn 2 starts with equal lives: a fresh decision, here won by P2
+    assert g.step == "T1" and g.actor is Actor.SIMULTANEOUS
+    g.apply(P2, WinInitiative())
+    assert g.initiative is P2 and g.actor is P2  # P2 draws first
+    seeded = {Game(character("grave"), character("grave"), seed=s, ruleset=rs).initiative
+              for s in range(10)}
+    assert seeded == {P1, P2}

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from itertools import product
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -155,3 +156,34 @@ def test_cli_round_trip_for_every_character_pair(tmp_path, capsys) -> None:  # t
             failures.append((p1, p2, played, validated))
     capsys.readouterr()
     assert failures == []
+
+
+def _variants() -> list[object]:
+    from rules_engine import ruleset as r
+
+    return [
+        r.Ruleset(initiativeTie=r.InitiativeTie.RPS_EACH_TIE),
+        r.Ruleset(timeout=r.Timeout.PLAY_ON, maxTurns=80),
+        r.Ruleset(illegalAce=r.IllegalAce.PREVENT),
+        r.Ruleset(illegalAce=r.IllegalAce.DE_VOID, knockdowns=r.OnOff.OFF),
+        r.Ruleset(aceSource=r.AceSource.DISCARD_FIRST, chainReward=r.ChainReward.SUM),
+        r.Ruleset(pumpTiming=r.PumpTiming.IMMEDIATE, voidTiming=r.VoidTiming.AFTER_REVEAL,
+                  blockReturn=r.BlockReturn.IMMEDIATE, jokers=r.Jokers.REMOVED),
+        r.Ruleset(rewindDraw=r.RewindDraw.IF_PREVENTED_MAY,
+                  goldBurstSearch=r.GoldBurstSearch.FREE_UP_TO_2, jokerMirror=r.JokerMirror.TIE),
+        r.Ruleset(shuffleTrigger=r.ShuffleTrigger.SEARCHED_DECK, doubleKO=r.DoubleKO.HIGHER_LIFE,
+                  faceBlockParity=r.FaceBlockParity.IMMUNE, timeout=r.Timeout.NO_DRAWS,
+                  maxTurns=60, afterNormalAttackOnly=True, dodgeVsNoCardAttackOnly=True),
+    ]
+
+
+@pytest.mark.parametrize("variant", range(8))
+def test_self_play_under_every_ruleset_option_replays_legal__GEN_3(variant: int) -> None:
+    ruleset = _variants()[variant]
+    for n in range(12):
+        p1, p2 = PAIRS[(n * 37 + variant * 11) % 400]
+        game, log = play_game(p1, p2, n, bot="random" if n % 2 else "greedy",
+                              ruleset=ruleset)  # type: ignore[arg-type]
+        verdict = replay(log.dumps())
+        assert verdict.status == "legal", verdict.summary()
+        assert verdict.final is not None and verdict.final["position"] == game.fingerprint()
