@@ -74,14 +74,22 @@ def match_log_submit(
                 "only an organizer can change its result now",
                 status=match.status,
             )
-        log, is_new = MatchLog.objects.get_or_create(
-            match=match, sha256=sha256,
-            defaults={"text": text, "size_bytes": len(log_bytes), "submitted_by": submitted_by},
+        # The match row is locked, so a plain look-up then insert cannot race (and avoids the
+        # savepoints get_or_create would cost on every submission).
+        log = MatchLog.objects.filter(match=match, sha256=sha256).first()
+        is_new = log is None
+        if log is None:
+            log = MatchLog.objects.create(
+                match=match, sha256=sha256, text=text, size_bytes=len(log_bytes),
+                submitted_by=submitted_by,
+            )
+        is_new_endorsement = (
+            is_new or not log.endorsements.filter(user=submitted_by).exists()
         )
-        _, is_new_endorsement = LogEndorsement.objects.get_or_create(
-            log=log, user=submitted_by,
-            defaults={"side": side, "via": LogEndorsement.Via.SUBMISSION},
-        )
+        if is_new_endorsement:
+            LogEndorsement.objects.create(
+                log=log, user=submitted_by, side=side, via=LogEndorsement.Via.SUBMISSION
+            )
         run = None
         if is_new:
             run = VerificationRun.objects.create(log=log, requested_by=submitted_by)

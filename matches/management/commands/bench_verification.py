@@ -1,0 +1,157 @@
+"""Benchmark: match logs submitted and verified end to end by real workers.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... python manage.py bench_verification \\
+        --logs 10000 --workers 2
+
+Creates one match per log, starts ``--workers`` Celery worker processes (one process each) on a
+private queue, submits every log through ``match_log_submit`` (which queues its verification on
+commit) and waits for the last verdict. Prints logs per second from the first submission to the
+last verdict stored. The benchmark's rows are deleted afterwards unless ``--keep``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.db.models import Count
+
+from matches.models import Match, MatchSide, Player, VerificationRun
+from matches.services import match_log_submit
+from rules_engine.cards import characters
+from rules_engine.selfplay import play_game
+from yomi_site.celery import app
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+
+
+class Command(BaseCommand):
+    help = "Submit N self-play logs and time their verification by real workers."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--logs", type=int, default=10_000)
+        parser.add_argument("--workers", type=int, default=2)
+        parser.add_argument("--distinct", type=int, default=200,
+                            help="distinct self-play games, cycled over the matches")
+        parser.add_argument("--bot", default="greedy", choices=["random", "greedy"])
+        parser.add_argument("--submitters", type=int, default=1,
+                            help="threads submitting logs at the same time")
+        parser.add_argument("--keep", action="store_true", help="keep the benchmark's rows")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if connection.vendor != "postgresql" or not settings.REDIS_URL:
+            raise CommandError("set DATABASE_URL to PostgreSQL and REDIS_URL to Redis first")
+        total, distinct = options["logs"], min(options["distinct"], options["logs"])
+        ids = sorted(characters())
+        rng = random.Random(2026)
+        started = time.perf_counter()
+        texts = [
+            play_game(rng.choice(ids), rng.choice(ids), seed, bot=options["bot"])[1].dumps()
+            for seed in range(1, distinct + 1)
+        ]
+        self.stdout.write(f"{distinct} self-play logs generated in "
+                          f"{time.perf_counter() - started:.1f} s")
+        matches, user_1, user_2 = self._matches(total)
+        queue = f"bench-{uuid.uuid4().hex[:8]}"
+        app.conf.task_default_queue = queue  # before anything is sent: tasks go to our workers
+        workers = [self._worker(queue, i) for i in range(options["workers"])]
+        try:
+            self._wait_ready(queue, workers)
+            started = time.perf_counter()
+            self._submit_all(matches, user_1, texts, options["submitters"])
+            submitted = time.perf_counter()
+            pending = VerificationRun.objects.filter(log__match__in=matches).exclude(
+                status__in=VerificationRun.FINISHED_STATUSES
+            )
+            while pending.exists():
+                time.sleep(0.2)
+            finished = time.perf_counter()
+        finally:
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.wait(timeout=30)
+        runs = VerificationRun.objects.filter(log__match__in=matches)
+        statuses = dict(runs.values_list("status").annotate(n=Count("id")).order_by())
+        elapsed = finished - started
+        self.stdout.write(self.style.SUCCESS(
+            f"{total} logs, {options['workers']} workers, {options['submitters']} submitter(s): "
+            f"submitted in {submitted - started:.1f} s "
+            f"({total / (submitted - started):.0f} logs/s); all verified in {elapsed:.1f} s "
+            f"-> {total / elapsed:.0f} logs/s end to end; verdicts {statuses}"
+        ))
+        if not options["keep"]:
+            Match.objects.filter(pk__in=[m.pk for m in matches]).delete()
+            Player.objects.filter(user__in=[user_1, user_2]).delete()
+            get_user_model().objects.filter(pk__in=[user_1.pk, user_2.pk]).delete()
+
+    def _submit_all(
+        self, matches: list[Match], user: Any, texts: list[str], threads: int
+    ) -> None:
+        def submit(part: list[tuple[int, Match]]) -> None:
+            try:
+                for i, match in part:
+                    match_log_submit(
+                        match=match, submitted_by=user, log_bytes=texts[i % len(texts)].encode()
+                    )
+            finally:
+                connection.close()
+
+        numbered = list(enumerate(matches))
+        parts = [numbered[k::threads] for k in range(threads)]
+        if threads == 1:
+            for i, match in numbered:
+                match_log_submit(
+                    match=match, submitted_by=user, log_bytes=texts[i % len(texts)].encode()
+                )
+            return
+        workers = [threading.Thread(target=submit, args=(part,)) for part in parts]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+
+    def _matches(self, total: int) -> tuple[list[Match], Any, Any]:
+        User = get_user_model()
+        tag = uuid.uuid4().hex[:8]
+        users = [User.objects.create(username=f"bench-{tag}-{side}") for side in (1, 2)]
+        players = [
+            Player.objects.create(user=user, display_name=user.username) for user in users
+        ]
+        matches = Match.objects.bulk_create(Match() for _ in range(total))
+        MatchSide.objects.bulk_create(
+            MatchSide(match=match, side=side, player=players[side - 1])
+            for match in matches for side in (1, 2)
+        )
+        return matches, users[0], users[1]
+
+    def _worker(self, queue: str, index: int) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "CELERY_TASK_DEFAULT_QUEUE": queue, "DEBUG": "0",
+               "SECRET_KEY": os.environ.get("SECRET_KEY", settings.SECRET_KEY)}
+        command = [
+            sys.executable, "-m", "celery", "-A", "yomi_site", "worker", "-Q", queue,
+            "-n", f"{queue}-{index}@{socket.gethostname()}", "--concurrency=1",
+            "--without-gossip", "--without-mingle", "-l", "warning",
+        ]
+        return subprocess.Popen(command, cwd=REPO_ROOT, env=env)
+
+    def _wait_ready(self, queue: str, workers: list[subprocess.Popen[bytes]]) -> None:
+        """Wait until every worker answers a ping by name."""
+        names = [f"{queue}-{i}@{socket.gethostname()}" for i in range(len(workers))]
+        deadline = time.monotonic() + 60
+        while len(app.control.ping(destination=names, timeout=0.5) or []) < len(workers):
+            if time.monotonic() > deadline:
+                raise CommandError("the benchmark workers did not start")
+
