@@ -3,12 +3,14 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from health.views import healthz
-from yomi_site import views
+from yomi_site import characters, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", healthz, name="healthz"),
-    path("characters/", views.character_list_page, name="characters"),
+    path("characters/", characters.character_list_page, name="characters"),
+    path("characters/<slug:character_id>/", characters.character_detail_page,
+         name="character-detail"),
     path("events/", include("tournaments.urls")),
     path("", include("matches.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -17,6 +17,3 @@ SECTIONS = [
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"sections": SECTIONS})
 
-
-def character_list_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "characters/character_list.html", {"characters": []})

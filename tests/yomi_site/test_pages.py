@@ -17,7 +17,9 @@ def nav_links(html: str) -> dict[str, str]:
     return {label: href for href, label in re.findall(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', nav)}
 
 
-@pytest.mark.parametrize("path", ["/", "/events/", "/players/", "/characters/", "/matches/"])
+@pytest.mark.parametrize(
+    "path", ["/", "/events/", "/players/", "/characters/", "/characters/grave/", "/matches/"]
+)
 def test_every_section_page_has_the_navigation_and_footer(client, path: str) -> None:
     response = client.get(path)
     assert response.status_code == 200

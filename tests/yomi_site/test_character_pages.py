@@ -1,0 +1,38 @@
+"""The Characters section shows the engine's own card data."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rules_engine.cards import character
+
+pytestmark = pytest.mark.django_db
+
+
+def test_list_shows_all_twenty_characters_with_life_and_combo_limit(client) -> None:
+    html = client.get("/characters/").content.decode()
+    links = re.findall(r'<a href="/characters/([a-z]+)/">', html)
+    assert len(links) == 20
+    grave = character("grave")
+    assert f"Life {grave.life} · combo limit {grave.combo_limit}" in html
+
+
+def test_detail_lists_every_move_and_ability(client) -> None:
+    grave = character("grave")
+    html = client.get("/characters/grave/").content.decode()
+    rows = html.split('<table class="table moves">')[1].split("</table>")[0]
+    assert rows.count("<tr>") == 1 + sum(len(moves) for moves in grave.moves.values())
+    for ability in grave.abilities:
+        assert ability.name in html
+    assert "abilities verified by the engine" in html
+
+
+def test_character_without_implemented_abilities_says_so(client) -> None:
+    html = client.get("/characters/zane/").content.decode()
+    assert "logs are checked with card stats only" in html
+
+
+def test_unknown_character_is_a_404(client) -> None:
+    assert client.get("/characters/nobody/").status_code == 404

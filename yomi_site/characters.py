@@ -1,0 +1,78 @@
+"""The Characters section: every character's card data as the rules engine knows it.
+
+Reads the engine's own data (``rules_engine.cards``), so the page and the verifier can never
+disagree about a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from rules_engine.cards import Character, Move, characters
+from rules_engine.characters import abilities_implemented
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    rank: str
+    type: str
+    name: str
+    speed: str
+    damage: int
+    block_damage: int
+    combo_points: str
+    combo_type: str
+    knockdown: bool
+    pump: str
+    ace_cost: int
+
+
+def _speed(move: Move) -> str:
+    return "" if move.speed is None else f"{move.speed / 10:.1f}"
+
+
+def _pump(move: Move) -> str:
+    if move.pump is None:
+        return ""
+    return f"up to {move.pump.max_cards} {move.pump.kind.value}, +{move.pump.damage} each"
+
+
+def move_rows(character: Character) -> list[MoveRow]:
+    rows = []
+    for rank, moves in sorted(character.moves.items()):
+        for move in moves:
+            rows.append(MoveRow(
+                rank=rank.code,
+                type=move.type.value,
+                name=move.name or "",
+                speed=_speed(move),
+                damage=move.damage,
+                block_damage=move.block_damage,
+                combo_points="" if move.combo_points is None else str(move.combo_points),
+                combo_type=(move.combo_type.value.replace("_", " ") if move.combo_type else ""),
+                knockdown=move.knockdown,
+                pump=_pump(move),
+                ace_cost=move.ace_cost,
+            ))
+    return rows
+
+
+def character_list_page(request: HttpRequest) -> HttpResponse:
+    roster = sorted(characters().values(), key=lambda c: c.name)
+    return render(request, "characters/character_list.html", {
+        "characters": [(c, abilities_implemented(c.id)) for c in roster],
+    })
+
+
+def character_detail_page(request: HttpRequest, character_id: str) -> HttpResponse:
+    character = characters().get(character_id)
+    if character is None:
+        raise Http404(f"no character {character_id!r}")
+    return render(request, "characters/character_detail.html", {
+        "character": character,
+        "abilities_implemented": abilities_implemented(character.id),
+        "moves": move_rows(character),
+    })
