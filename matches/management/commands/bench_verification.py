@@ -22,6 +22,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from celery import current_app as app
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -32,7 +33,6 @@ from matches.models import Match, MatchSide, Player, VerificationRun
 from matches.services import match_log_submit
 from rules_engine.cards import characters
 from rules_engine.selfplay import play_game
-from yomi_site.celery import app
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 
