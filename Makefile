@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint setup migrate seed bench clean
+.PHONY: run test lint setup bench bench-verification clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Python 3.11 is required (set PYTHON=...)")'
@@ -30,6 +30,24 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy --strict rules_engine
+
+# Benchmarks (figures, not tests). bench-verification needs PostgreSQL and Redis.
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/yomi_bench
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/7
+BENCH_LOGS ?= 10000
+
+bench: $(STAMP)
+	$(PY) -m rules_engine bench
+	$(PY) -m tournaments.formats.bench
+	DEBUG=1 $(PY) manage.py migrate --noinput -v0
+	DEBUG=1 $(PY) manage.py bench_tournaments
+
+bench-verification: $(STAMP)
+	-createdb -h 127.0.0.1 -U postgres yomi_bench 2>/dev/null
+	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(PY) manage.py migrate --noinput -v0
+	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
+		$(PY) manage.py bench_verification --logs $(BENCH_LOGS) --workers 2
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis
