@@ -1167,6 +1167,7 @@ class Game:
                     if e.played_in_c10 and not e.returned:
                         self.discard(ps, e.card)
             ps.combat_card = None
+        self.combo = []  # the combat area is empty now; the record is in self.combos
         # (d) time-out during combat ends the game now (END-5).
         if self.timeout_triggered:
             self._score_by_life(Termination.TIMEOUT)

@@ -252,7 +252,7 @@ def test_pump_cards_are_discarded_at_once_and_not_moves__PM_4_PM_7_OQ_09() -> No
     g.apply(P1, combo("2C"))
     g.apply(P1, combo("3C"))
     assert g.combos[-1].points == 4  # the pump cost nothing (PM-2)
-    assert len(g.combo) == 3  # the pump card is not a move (PM-7)
+    assert g.combos[-1].moves == 3 and g.combos[-1].pumps == 1  # a pump is no move (PM-7)
 
 
 def test_pump_of_the_wrong_kind__PM_1_GL_PUMP() -> None:

@@ -187,3 +187,30 @@ def test_self_play_under_every_ruleset_option_replays_legal__GEN_3(variant: int)
         verdict = replay(log.dumps())
         assert verdict.status == "legal", verdict.summary()
         assert verdict.final is not None and verdict.final["position"] == game.fingerprint()
+
+
+def _zones(game, ps) -> list:  # type: ignore[no-untyped-def]
+    cards = [*ps.hand, *ps.deck, *ps.discard]
+    cards += [c for c in (ps.combat_card, ps.face_down) if c is not None]
+    if game.winner_of_combat is ps.player:
+        cards += [e.card for e in game.combo if e.played_in_c10 and not e.returned]
+    return cards
+
+
+def test_every_card_is_in_exactly_one_zone_at_every_decision__GEN_6() -> None:
+    from rules_engine.bots import make_bot
+    from rules_engine.cards import FULL_DECK, character
+    from rules_engine.game import Game
+    from rules_engine.types import Actor
+
+    for s in range(120):
+        p1, p2 = (("grave", "jaina"), ("jaina", "jaina"), PAIRS[s * 7 % 400])[s % 3]
+        game = Game(character(p1), character(p2), seed=s)
+        bots = (make_bot("random" if s % 2 else "greedy", s), make_bot("random", s + 7))
+        while not game.is_over:
+            for ps in game.players:
+                assert sorted(c.code for c in _zones(game, ps)) == sorted(
+                    c.code for c in FULL_DECK), (s, game.turn, game.step, ps.player)
+            actor = game.actor
+            p = game.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
+            game.apply(p, bots[p].choose(game, p, game.legal_actions(p)))  # type: ignore[index,arg-type]
