@@ -210,3 +210,28 @@ def test_pump_after_a_rotation__FR_JAINA_8() -> None:
     g.apply(P1, Pump(0, cards("2C 3C")))  # the combo is over: Can't Combo, pumps paid
     g.apply(P1, Search((), cards("AH AS")))  # Unstable Power: she hit
     assert g.life[1] == 90 - 7 - 8
+
+
+def test_unstable_power_played_as_an_ability_is_not_a_combo_card__FR_JAINA_3() -> None:
+    g = _jaina_turn_two("7H 2C 3C 4C 5C 6C KC")
+    g.apply(P1, UseAbility("Unstable Power", card("7H")))
+    fight(g, commit("5C", "attack"), commit("5D", "block"))
+    g.apply(P1, Pass())  # no rotation
+    draw(g, P1, "9C")
+    draw(g, P2, "9S")
+    g.apply(P2, Pass())  # Grave's innate
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(P1, UseAbility("Burning Vigor", cards=cards("7H")))
+    assert err.value.rule_id == "AB-1" and "not one of her combo cards" in err.value.reason
+
+
+def test_burning_vigor_is_an_innate_and_cannot_be_countered__CTR_4_AB_1() -> None:
+    # Grave holds Mental Toughness (10 + face card), yet no reaction follows Burning Vigor
+    g = recorded_game("2C 3C 4C 5C 6C 8C KC", "2D 3D 4D 5D TD QD 9D", p1="jaina", p2="grave")
+    fight(g, commit("5C", "attack"), commit("5D", "block"))
+    draw(g, P1, "9C")
+    draw(g, P2, "9S")
+    g.apply(P2, Pass())
+    g.apply(P1, UseAbility("Burning Vigor", cards=cards("5C")))
+    assert card("5C") in g.state(P1).hand
+    assert g.step == "P2"  # straight on to Power Up (Grave's pair of 9s), no reaction window
