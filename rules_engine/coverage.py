@@ -86,8 +86,7 @@ def citations(test_dir: Path, ids: list[str]) -> dict[str, list[str]]:
             start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             segment = "\n".join(source.splitlines()[start - 1:node.end_lineno])
             prose = _prose(segment, ast.get_docstring(node) or "")
-            if "-" in prose:
-                found |= {rid for rid, pat in patterns.items() if pat.search(prose)}
+            found |= {rid for rid, pat in patterns.items() if pat.search(prose)}
             if "__" in node.name:
                 tail = node.name.split("__", 1)[1]
                 found |= _parse_tail(tail, longest_first, by_underscore)

@@ -46,3 +46,9 @@ def test_names_docstrings_and_comments_cite_but_string_data_does_not(tmp_path: P
     cited = citations(tmp_path, ["AR-THR-1", "M-THROW-BLOCK", "M-THROW", "CB-3", "PU-2", "KD-1"])
     assert {rid for rid, tests in cited.items() if tests} == {
         "AR-THR-1", "M-THROW-BLOCK", "CB-3", "KD-1"}
+
+
+def test_ids_without_hyphens_are_cited_from_docstrings(tmp_path: Path) -> None:
+    (tmp_path / "test_y.py").write_text(
+        'def test_b():\n    """C10: the winner continues."""\n', encoding="utf-8")
+    assert citations(tmp_path, ["C10", "C1"]) == {"C10": ["test_y.py::test_b"], "C1": []}
