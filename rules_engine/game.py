@@ -1352,6 +1352,32 @@ class Game:
             ps.hand.remove(c)
             self.discard(ps, c)
 
+    # ------------------------------------------------------------------ views
+
+    def public_view(self, viewer: PlayerId | None = None) -> dict[str, object]:
+        """GEN-9: what a player may know now: life, hand and deck sizes, discard piles,
+        knockdowns, revealed combat cards, that a face-down card exists (not which), combo
+        points spent. ``viewer`` also sees their own hand (GEN-6)."""
+        players: dict[str, object] = {}
+        for ps in self.players:
+            entry: dict[str, object] = {
+                "character": ps.character.id,
+                "life": ps.life,
+                "hand_size": len(ps.hand),
+                "deck_size": len(ps.deck),
+                "discard": [c.code for c in ps.discard],
+                "knocked_down": ps.knocked_down,
+                "face_down": ps.face_down is not None,
+                "combo_points_spent": ps.combo_points_spent,
+            }
+            if self.step not in ("C1", "S-5", "S-6") and ps.combat_card is not None:
+                entry["combat_card"] = ps.combat_card.code  # revealed at C2
+            if viewer is ps.player:
+                entry["hand"] = [c.code for c in ps.hand]
+            players[ps.player.name] = entry
+        return {"turn": self.turn, "step": self.step, "initiative": self.initiative.name,
+                "players": players}
+
     # ------------------------------------------------------------------ facts
 
     def fingerprint(self) -> str:

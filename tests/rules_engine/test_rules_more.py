@@ -245,3 +245,19 @@ def test_combat_card_leaves_the_hand__GL_COMBAT_CARD_GL_DAMAGE_GL_BLOCK_DAMAGE()
     draw(g, P1, "QS")
     assert card("7C") in g.state(P1).hand  # returned at C13c
     assert g.state(P2).damage_dealt["block"] == 1 and g.life == (84, 90)  # Whirlwind's
+
+
+def test_public_view_hides_hands_and_face_down_cards__GEN_9() -> None:
+    from rules_engine.actions import FaceDown
+    g = recorded_game("2C 3C 4C 5C 6C 8C 9C", "X1 3D 4D 5D 6D 8D 9D")
+    g.apply(P1, commit("2C", "attack"))
+    hidden = g.public_view(P2)
+    assert "combat_card" not in hidden["players"]["P1"]  # type: ignore[index]
+    g.apply(P2, NoCard())
+    draw(g, P1, "TH")
+    g.apply(P2, FaceDown(card("X1")))
+    view = g.public_view(P1)
+    p1, p2 = view["players"]["P1"], view["players"]["P2"]  # type: ignore[index]
+    assert p1["combat_card"] == "2C" and p1["hand"][0] == "3C"
+    assert "hand" not in p2 and p2["hand_size"] == 6 and p2["face_down"] is True
+    assert "X1" not in str(view)
