@@ -29,11 +29,8 @@ def _validate_best_of(value: int) -> None:
 class Event(models.Model):
     """A Yomi event run by its organizers in one of the rulebook's four modes."""
 
-    class Mode(models.TextChoices):
-        VERSUS = "versus", "Versus (1v1)"
-        TRIPLE_THREAT = "triple_threat", "Triple Threat"
-        TAG_TEAM = "tag_team", "Tag Team (2v2)"
-        DRAMATIC_BATTLE = "dramatic_battle", "Dramatic Battle (2v1)"
+    # The rulebook's four modes, shared with the matches an event's sets are played in.
+    Mode = Match.Mode
 
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"

@@ -121,16 +121,32 @@ def match_settle(match: Match) -> bool:
     return became_confirmed
 
 
-def _log_awaiting_confirmation(match: Match) -> MatchLog:
-    """The legal log of a match awaiting confirmation (none while it is verified again)."""
+def _log_for_the_other_side(match: Match, side: int, doing: str) -> MatchLog:
+    """The verified log waiting for ``side`` to confirm or dispute it; refuse anything else."""
+    if match.status != MS.AWAITING_CONFIRMATION:
+        raise MatchError(
+            MatchErrorCode.NOTHING_TO_CONFIRM,
+            f"the match is {match.get_status_display().lower()}: there is no verified log "
+            f"waiting for you to {doing}",
+            status=match.status,
+        )
     latest = _latest_runs(match)
-    for log in match.logs.all():
-        if log.pk in latest and latest[log.pk].status == RS.LEGAL:
-            return log
-    raise MatchError(
-        MatchErrorCode.NOTHING_TO_CONFIRM,
-        "the log is being verified again; wait for the new verdict",
+    log = next(
+        (log for log in match.logs.all()
+         if log.pk in latest and latest[log.pk].status == RS.LEGAL),
+        None,
     )
+    if log is None:
+        raise MatchError(
+            MatchErrorCode.NOTHING_TO_CONFIRM,
+            "the log is being verified again; wait for the new verdict",
+        )
+    if log.endorsements.filter(side=side).exists():
+        raise MatchError(
+            MatchErrorCode.NOTHING_TO_CONFIRM,
+            f"your side vouched for this log; the other side may {doing} it",
+        )
+    return log
 
 
 def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
@@ -151,19 +167,7 @@ def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
             and match.result_log.endorsements.filter(user=user).exists()
         ):
             return match  # already confirmed by this user: a retry changes nothing
-        if match.status != MS.AWAITING_CONFIRMATION:
-            raise MatchError(
-                MatchErrorCode.NOTHING_TO_CONFIRM,
-                f"the match is {match.get_status_display().lower()}: there is no verified log "
-                "waiting for confirmation",
-                status=match.status,
-            )
-        log = _log_awaiting_confirmation(match)
-        if log.endorsements.filter(side=side).exists():
-            raise MatchError(
-                MatchErrorCode.NOTHING_TO_CONFIRM,
-                "your side already vouched for this log; the other side must confirm it",
-            )
+        log = _log_for_the_other_side(match, side, "confirm")
         LogEndorsement.objects.create(
             log=log, user=user, side=side, via=LogEndorsement.Via.CONFIRMATION
         )
@@ -229,19 +233,7 @@ def match_log_dispute(*, match: Match, user: AbstractBaseUser, reason: str) -> D
             raise MatchError(
                 MatchErrorCode.NOT_ALLOWED, "only a player of the other side may dispute a log"
             )
-        if match.status != MS.AWAITING_CONFIRMATION:
-            raise MatchError(
-                MatchErrorCode.NOTHING_TO_CONFIRM,
-                f"the match is {match.get_status_display().lower()}: there is no verified log "
-                "waiting for your confirmation",
-                status=match.status,
-            )
-        log = _log_awaiting_confirmation(match)
-        if log.endorsements.filter(side=side).exists():
-            raise MatchError(
-                MatchErrorCode.NOTHING_TO_CONFIRM,
-                "your side vouched for this log; send a corrected log instead",
-            )
+        log = _log_for_the_other_side(match, side, "dispute")
         dispute = Dispute.objects.create(
             match=match, log_a=log, opened_by=user, reason=reason.strip()
         )

@@ -5,29 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import factory
-from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
 from matches.models import Player
+from tests.matches.factories import PlayerFactory, UserFactory
 from tournaments.models import Entrant, EntrantMember, Event, Stage
-
-
-class UserFactory(DjangoModelFactory):
-    class Meta:
-        model = get_user_model()
-        django_get_or_create = ("username",)
-
-    username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.django.Password("pw")
-
-
-class PlayerFactory(DjangoModelFactory):
-    class Meta:
-        model = Player
-
-    user = factory.SubFactory(UserFactory)
-    display_name = factory.Sequence(lambda n: f"Player {n}")
-    region = "Europe"
 
 
 class EventFactory(DjangoModelFactory):

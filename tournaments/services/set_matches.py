@@ -16,18 +16,12 @@ from django.db import transaction
 from matches.models import AuditEntry, Match
 from matches.services import match_create
 from tournaments.errors import TournamentError, TournamentErrorCode
-from tournaments.models import Event, Game, Set, SetMatch, SetResultChange
+from tournaments.models import Game, Set, SetMatch, SetResultChange
 from tournaments.services.advancement import GameInput, set_game_record, set_game_winner_change
 
 logger = logging.getLogger(__name__)
 
 RESULT_CALLBACK_TASK = "tournaments.tasks.set_match_result_record_task"
-MATCH_MODES = {
-    Event.Mode.VERSUS: Match.Mode.VERSUS,
-    Event.Mode.TRIPLE_THREAT: Match.Mode.TRIPLE_THREAT,
-    Event.Mode.TAG_TEAM: Match.Mode.TAG_TEAM,
-    Event.Mode.DRAMATIC_BATTLE: Match.Mode.DRAMATIC_BATTLE,
-}
 
 
 def _is_member(set: Set, actor: Any) -> bool:
@@ -61,7 +55,7 @@ def set_match_open(*, set: Set, actor: Any) -> Match:
         for entrant in (s.entrant_a, s.entrant_b)
     ]
     match = match_create(
-        mode=MATCH_MODES[event.mode], side_1=rosters[0], side_2=rosters[1],
+        mode=event.mode, side_1=rosters[0], side_2=rosters[1],
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
         managers=event.organizers.all(),
     )
