@@ -7,9 +7,16 @@ Glossary: a *rule ID* is a stable label from ``../shared/rules/RULES.md`` (``AR-
 underscore, with underscores
 (``def test_throw_beats_block__AR_THR_1_M_THROW_BLOCK``).
 
+*In scope* / *deferred*: an ID is deferred while it needs something the engine does not
+implement yet, a game mode (Tag Team, Training, ...) or another character's abilities; the
+committed table :data:`REQUIRES` (plus the ``FR-<CHARACTER>-n`` prefix) says what and why. A
+character requirement is met once ``characters.abilities_implemented(id)`` is true, so a later
+issue implementing Rook brings FR-ROOK-* and RW-13 into scope at once. Every other ID is in
+scope now.
+
 Responsibility: extracting IDs from the rules text (or the committed snapshot
-``data/versus_rule_ids.json`` when the rules are not beside the repository) and matching them to
-tests. Uncited IDs are the issue's remaining work.
+``data/versus_rule_ids.json`` when the rules are not beside the repository), matching them to
+tests and classifying them. Uncited in-scope IDs are the issue's remaining work.
 """
 
 from __future__ import annotations
@@ -20,8 +27,13 @@ import json
 import re
 import textwrap
 import tokenize
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+
+from rules_engine import characters as chars
+from rules_engine.cards import characters as character_data
 
 VERSUS_SECTIONS = {str(n) for n in range(11)} | {"13"}
 _ID = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*"
@@ -124,3 +136,150 @@ def _parse_tail(tail: str, longest_first: list[str], by_underscore: dict[str, st
                 break
             pos = nxt + 1
     return found
+
+
+# ------------------------------------------------------------------ scope
+
+
+SUPPORTED_MODES: frozenset[str] = frozenset({"versus"})
+"""Game modes the engine plays. Team modes (§11) and Training (§12) are later issues."""
+
+MODE_NAMES: dict[str, str] = {
+    "versus": "Versus",
+    "tag_team": "Tag Team",
+    "triple_threat": "Triple Threat",
+    "dramatic_battle": "Dramatic Battle",
+    "training": "Training",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """What the engine must implement before a rule can be tested: every mode in ``modes``
+    (keys of :data:`MODE_NAMES`) and the abilities of every character in ``characters``
+    (character ids). ``why`` says in a few words which part of the rule needs them."""
+
+    modes: frozenset[str] = frozenset()
+    characters: frozenset[str] = frozenset()
+    why: str = ""
+
+    def unmet(self, implemented: Callable[[str], bool],
+              modes: frozenset[str] = SUPPORTED_MODES) -> list[str]:
+        """The missing pieces, in words ("Rook's abilities", "Tag Team"); empty when met."""
+        missing = [f"{_character_name(cid)}'s abilities" for cid in sorted(self.characters)
+                   if not implemented(cid)]
+        missing += [MODE_NAMES[m] for m in sorted(self.modes) if m not in modes]
+        return missing
+
+    def reason(self, implemented: Callable[[str], bool],
+               modes: frozenset[str] = SUPPORTED_MODES) -> str:
+        """"needs Rook's abilities and Setsuki's abilities: Smoke Bomb counters Rock Armor"."""
+        text = "needs " + " and ".join(self.unmet(implemented, modes))
+        return f"{text}: {self.why}" if self.why else text
+
+
+def _character_name(cid: str) -> str:
+    known = character_data()
+    return known[cid].name if cid in known else cid
+
+
+def _chars(*ids: str, why: str = "") -> Requirement:
+    return Requirement(characters=frozenset(ids), why=why)
+
+
+def _mode(*modes: str, why: str = "") -> Requirement:
+    return Requirement(modes=frozenset(modes), why=why)
+
+
+_TEAM = "tag_team"
+_ROOK = "rook"
+_SMOKE_BOMB = ("setsuki", "valerie", "midori")
+
+REQUIRES: dict[str, Requirement] = {
+    # Team modes (§11): assists, tags, benches and snapbacks exist only there.
+    "GL-TEAM": _mode(_TEAM, why="active, bench, assist, tag and snapback are team-mode terms"),
+    "S-8": _mode("dramatic_battle", why="the lone player's double life"),
+    "P4": _mode(_TEAM, "training", why="Power-Up tags; the Training bot's Power Up"),
+    "DP-3": _mode(_TEAM, why="the bench player's assist card (2v2)"),
+    "DP-5": _mode(_TEAM, why="swapping the assist in (2v2)"),
+    "DP-8": _mode(_TEAM, why="snapback (2v2)"),
+    "KD-8": _mode(_TEAM, why="only the active character can be knocked down"),
+    "PU-8": _mode(_TEAM, why="Power-Up tags, hard tags"),
+    "PU-9": _mode("training", why="the Training bot's Power Up, TR-12"),
+    "HL-4": _mode("training", why="the Training bot's discards, OQ-27"),
+    "AB-14": _mode(_TEAM, why="abilities from the bench"),
+    "INI-7": _mode(_TEAM, why="initiative per team, OQ-16"),
+    "OQ-14": _mode(_TEAM, why="Tag Team KO timing"),
+    "OQ-15": _mode(_TEAM, why="chains across a tag or an assist"),
+    "OQ-16": _mode(_TEAM, why="initiative and swap order in team modes"),
+    "OQ-17": _mode("triple_threat", why="the incoming character's setup"),
+    "OQ-18": _mode("triple_threat", why="double KO and time-out between bouts"),
+    "OQ-21": _mode(_TEAM, why="the full combo after a dodge tag"),
+    "OQ-22": _mode(_TEAM, why="the combo after a super cancel tag"),
+    "OQ-23": _mode(_TEAM, why="dodge + assist and the Rewind window (2v2)"),
+    "OQ-25": _mode("dramatic_battle", why="the lone player's heal cap and snapbacks"),
+    "OQ-26": _mode("training", why="the Training bot's details"),
+    "OQ-27": _mode("training", why="the Training bot's discards"),
+    "OQ-28": _mode(_TEAM, why="Rewind when damage hits both teammates (2v2)"),
+    "OQ-32": _mode(_TEAM, why="a knockdown on a character that changes slots"),
+    # Other characters' abilities: the rule is about their card text.
+    "M-DRAGON": _chars("midori", why="Dragon Form is the only undodgeable attack"),
+    "RW-13": _chars(_ROOK, why="Rock Armor"),
+    "RW-14": _chars("geiger", why="Time Stop"),
+    "OQ-12": _chars(_ROOK, why="Rewind Time vs Rock Armor"),
+    "AB-11": _chars(_ROOK, why="block cards with abilities: Stone Wall, Entangling Vines"),
+    "CTR-5": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
+    "FR-SETSUKI-1": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
+    "FR-ROOK-5": _chars(_ROOK, "setsuki", why="Smoke Bomb counters Rock Armor"),
+}
+"""Versus rule IDs that need something the engine does not implement yet, beyond the FAQ
+rulings ``FR-<CHARACTER>-n`` (which need that character's abilities, see :func:`requirement`).
+Every other Versus ID is in scope now."""
+
+_FAQ_RULING = re.compile(r"^FR-([A-Z]+)-\d+$")
+
+
+def requirement(rule_id: str) -> Requirement | None:
+    """What ``rule_id`` needs besides the Versus rules and Grave's and Jaina's abilities:
+    :data:`REQUIRES`, else a FAQ ruling's character from its prefix (``FR-ROOK-2`` -> rook)."""
+    if rule_id in REQUIRES:
+        return REQUIRES[rule_id]
+    m = _FAQ_RULING.match(rule_id)
+    if m:
+        return _chars(m.group(1).lower(), why="a FAQ ruling on that character's card text")
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """Rule IDs split three ways: in scope and cited (with the citing tests), in scope and
+    uncited (the remaining work), and deferred (with the reason)."""
+
+    cited: dict[str, list[str]]
+    uncited: list[str]
+    deferred: dict[str, str]
+    deferred_citations: dict[str, list[str]]
+
+
+def coverage(ids: list[str], cited: dict[str, list[str]],
+             implemented: Callable[[str], bool] | None = None,
+             modes: frozenset[str] = SUPPORTED_MODES) -> Coverage:
+    """Classify ``ids``: an ID is deferred while its :func:`requirement` is unmet, else in scope.
+    ``implemented`` defaults to :func:`rules_engine.characters.abilities_implemented`, looked up
+    at call time, so implementing a character brings its rules into scope."""
+    if implemented is None:
+        implemented = chars.abilities_implemented
+    in_cited: dict[str, list[str]] = {}
+    uncited: list[str] = []
+    deferred: dict[str, str] = {}
+    deferred_cited: dict[str, list[str]] = {}
+    for rid in ids:
+        req = requirement(rid)
+        if req is not None and req.unmet(implemented, modes):
+            deferred[rid] = req.reason(implemented, modes)
+            deferred_cited[rid] = cited.get(rid, [])
+        elif cited.get(rid):
+            in_cited[rid] = cited[rid]
+        else:
+            uncited.append(rid)
+    return Coverage(in_cited, uncited, deferred, deferred_cited)

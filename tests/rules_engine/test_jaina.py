@@ -226,7 +226,8 @@ def test_unstable_power_played_as_an_ability_is_not_a_combo_card__FR_JAINA_3() -
 
 
 def test_burning_vigor_is_an_innate_and_cannot_be_countered__CTR_4_AB_1() -> None:
-    # Grave holds Mental Toughness (10 + face card), yet no reaction follows Burning Vigor
+    """CTR-6: only Setsuki can counter Burning Vigor. Grave holds Mental Toughness (10 + face
+    card), yet no reaction window follows Jaina's announced returns."""
     g = recorded_game("2C 3C 4C 5C 6C 8C KC", "2D 3D 4D 5D TD QD 9D", p1="jaina", p2="grave")
     fight(g, commit("5C", "attack"), commit("5D", "block"))
     draw(g, P1, "9C")
