@@ -8,6 +8,7 @@ happened turn by turn (the match page), and what does a rule ID say.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from rules_engine.rules_text import rule_text
 from rules_engine.timeline import timeline
 
 ENGINE_VERSION: str = rules_engine.__version__
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,15 @@ def rule_words(rule_id: str | None) -> str | None:
 
 
 def log_timeline(text: str) -> list[dict[str, Any]]:
-    """The game turn by turn (empty when the log cannot be read)."""
+    """The game turn by turn; empty when the log cannot be read or the engine fails on it.
+
+    Display only: a page must render even for a log that made the engine fail (its verdict,
+    stored as an engine error, already says so).
+    """
     try:
         return [turn.to_dict() for turn in timeline(text)]
     except LogSyntaxError:
+        return []
+    except Exception:  # an engine bug: shown through the verdict, logged here
+        logger.exception("timeline failed on a log")
         return []

@@ -226,3 +226,20 @@ def test_opponent_disputes_from_the_page(client, django_capture_on_commit_callba
     dispute = Dispute.objects.get(match=match)
     detail = client.get(f"/matches/{match.pk}/disputes/{dispute.pk}/").content.decode()
     assert "“we played another game”" in detail
+
+
+def test_page_renders_when_the_engine_fails_on_a_log(
+    client, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    from matches import engine
+
+    def broken(text: str):
+        raise KeyError("engine bug")
+
+    monkeypatch.setattr(engine, "log_verdict", broken)
+    monkeypatch.setattr(engine, "timeline", broken)
+    match = versus_match()
+    submitted(match, self_play_log_text(), django_capture_on_commit_callbacks)
+    response = client.get(f"/matches/{match.pk}/")
+    assert response.status_code == 200
+    assert "Engine error (not the players&#x27; fault)" in response.content.decode()
