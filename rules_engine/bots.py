@@ -102,8 +102,11 @@ class GreedyBot:
 
     def _commit(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
         commits = [a for a in legal if isinstance(a, Commit)]
+        # An Ace whose mandatory cost cannot be paid is void at C3 (CF-08): the card is lost
+        # and the bot fights with nothing. A no-card (or keeping its card) is always better.
+        commits = [a for a in commits if self._payable(game, ps, a)]
         if not commits:
-            return legal[0]
+            return next((a for a in legal if not isinstance(a, Commit)), legal[0])
         opp = game.state(ps.player.other)
 
         def score(a: Commit) -> float:
@@ -121,6 +124,19 @@ class GreedyBot:
         ranked = sorted(commits, key=score, reverse=True)
         pick = 0 if self.rng.below(4) else min(1, len(ranked) - 1)
         return ranked[pick]
+
+    @staticmethod
+    def _payable(game: Game, ps: PlayerState, a: Commit) -> bool:
+        """C3 / GL-MANDATORY: the Aces in hand besides the card itself cover its extra Aces,
+        as the game checks them. When the opponent's Ace was void and this player chooses
+        again (NC-2), its committed card is back among the choices, so it counts too."""
+        if a.card.is_joker:
+            return True
+        m = game.resolve_move(ps, a.card, a.move, a.name, "C1")
+        if not m.extra_aces:
+            return True
+        pool = ps.hand if ps.combat_card is None else [*ps.hand, ps.combat_card]
+        return sum(1 for c in pool if c.is_ace and c is not a.card) >= m.extra_aces
 
     def _combo(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
         combos = [a for a in legal if isinstance(a, Combo)]

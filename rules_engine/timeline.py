@@ -373,6 +373,7 @@ class _Fighter:
 
     revealed_card: Card | None
     revealed_kind: str
+    card_kinds: tuple[str, ...]  # the kinds of both ends of the revealed card (rotations)
     combat_card: Card | None
     move: Move | None
     kind: str
@@ -393,7 +394,10 @@ class _Combat:
     @staticmethod
     def of(game: Game) -> _Combat:
         fighters = tuple(
-            _Fighter(ps.revealed_card, ps.revealed_kind, ps.combat_card, ps.combat_move,
+            _Fighter(ps.revealed_card, ps.revealed_kind,
+                     tuple(cb.KIND_OF_MOVE[m.type] for m in ps.character.moves_of(
+                         ps.revealed_card)) if ps.revealed_card is not None else (),
+                     ps.combat_card, ps.combat_move,
                      ps.kind, _locked_speed(game, ps), ps.knocked_down, ps.knockdown_next,
                      ps.hit_this_combat)
             for ps in game.players)
@@ -447,9 +451,15 @@ def _void(f: _Fighter) -> tuple[str, str] | None:
     if f.revealed_kind == cb.BLOCK and f.knocked_down:
         return "KD-5", "mixup"
     if f.revealed_kind in (cb.ATTACK, cb.THROW):
-        # The only void attack or throw is an Ace whose mandatory cost was not paid (C3):
-        # knockdowns void dodges and blocks only (KD-4, KD-5).
-        return "CF-08", "its Ace cost was not paid"
+        if f.revealed_card is not None and f.revealed_card.is_ace:
+            # An Ace attack or throw is void only when its mandatory cost was not paid (C3).
+            return "CF-08", "its Ace cost was not paid"
+        # Knockdowns void dodges and blocks only (KD-4, KD-5): a revealed attack that ended up
+        # void was turned at C4 (Jaina's Unstable Power) into the dodge or block end first.
+        if f.knocked_down and cb.DODGE in f.card_kinds:
+            return "KD-4", "knocked down (turned into a dodge)"
+        if f.knocked_down and cb.BLOCK in f.card_kinds:
+            return "KD-5", "mixup (turned into a block)"
     return "M-VOID", "void"
 
 

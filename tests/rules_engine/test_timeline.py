@@ -20,6 +20,7 @@ from rules_engine.actions import (
     NoCard,
     Pass,
     Stop,
+    UseAbility,
     WinInitiative,
 )
 from rules_engine.cards import MoveType, card, character
@@ -30,6 +31,9 @@ from rules_engine.replay import replay
 from rules_engine.selfplay import play_game
 from rules_engine.timeline import timeline
 from rules_engine.types import PlayerId
+
+from .helpers import commit as commit_or_none
+from .helpers import fight, recorded_game
 
 P1, P2 = PlayerId.P1, PlayerId.P2
 # Characters whose implemented abilities neither pay life nor heal, so damage = life lost.
@@ -270,6 +274,30 @@ def test_unpaid_ace_is_void_and_the_opponent_keeps_its_block__CF_08_M_BLOCK_NOCA
         "speed": 0.4, "void": {"rule_id": "CF-08", "reason": "its Ace cost was not paid"}}
     assert turn["players"]["P2"]["draws"] == {"count": 1, "cards": ["4D"]}
     assert turn["combo"] is None and turn["damage"] == {"P1": 0, "P2": 0}
+
+
+def test_a_knocked_down_attack_turned_into_a_dodge_is_void_by_knockdown__KD_4() -> None:
+    """KD-4, not CF-08: Jaina (P2, knocked down by Grave's throw) reveals a 2 attack and turns
+    it into its dodge end with Unstable Power (C4); the dodge is void because she is knocked
+    down. Only an Ace attack is ever void for an unpaid cost."""
+    g = recorded_game("8H 5D 2C 3S 6S 9S KC", "7H 2C 3C 4C 5C 6C KD", p1="grave", p2="jaina")
+    fight(g, commit_or_none("8H", "throw"), commit_or_none(None))  # KD-1: Jaina knocked down
+    g.apply(P2, Pass())
+    g.apply(P1, Stop())
+    g.apply(P2, Draw(card("9C")))  # turn 2: Jaina (lower life) draws first
+    g.apply(P1, Draw(card("4H")))
+    g.apply(P2, UseAbility("Unstable Power", card("7H")))
+    fight(g, commit_or_none("5D", "block"), commit_or_none("2C", "attack"))
+    g.apply(P2, UseAbility("Unstable Power", option="rotate"))  # C4: the 2 is now a dodge
+    g.apply(P1, Draw(card("TH")))  # C8b: Grave's block beat a no-card
+    log = MatchLog(characters=("grave", "jaina"),
+                   events=tuple(LogEvent(p, a) for p, a in g.history))
+    two = timeline(log)[1].to_dict()
+    assert two["players"]["P2"]["combat_card"]["void"] == {
+        "rule_id": "KD-4", "reason": "knocked down (turned into a dodge)"}
+    assert two["combat"]["explanation"] == (
+        "P2's attack is void: knocked down (turned into a dodge) (KD-4); "
+        "P1's block beats P2's no-card (M-BLOCK-NOCARD)")
 
 
 # ---------------------------------------------------------------------------- bad logs
