@@ -173,7 +173,8 @@ class Requirement:
 
     def reason(self, implemented: Callable[[str], bool],
                modes: frozenset[str] = SUPPORTED_MODES) -> str:
-        """"needs Rook's abilities and Setsuki's abilities: Smoke Bomb counters Rock Armor"."""
+        """The missing pieces and why, for people: ``needs Rook's abilities and Setsuki's
+        abilities: Smoke Bomb counters Rock Armor``."""
         text = "needs " + " and ".join(self.unmet(implemented, modes))
         return f"{text}: {self.why}" if self.why else text
 
