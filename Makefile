@@ -1,4 +1,6 @@
 # Two commands on a fresh clone: `make run` (serve with demo data) and `make test` (the suite).
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -31,6 +33,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy --strict rules_engine
+	$(PY) -m rules_engine coverage --strict | tail -n 1
 
 # Benchmarks (figures, not tests). bench-verification needs PostgreSQL and Redis.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/yomi_bench
