@@ -72,6 +72,7 @@ from rules_engine.ruleset import (
     OnOff,
     PumpTiming,
     RewindDraw,
+    RewindScope,
     Ruleset,
     ShuffleTrigger,
     Timeout,
@@ -223,6 +224,8 @@ class Game:
         self.combo: list[ComboEntry] = []
         self.combo_closed = False
         self.hit_back = False
+        # C8c damage of the winning combat card: refunded by a Rewind under ALL_COMBO_DAMAGE.
+        self.combat_card_damage = 0
         self._decision: Decision | None = None
         self._gen = self._play()
         self._advance(None)
@@ -528,6 +531,7 @@ class Game:
         self.combo = []
         self.combo_closed = False
         self.hit_back = False
+        self.combat_card_damage = 0
         self.winner_of_combat = None
         self.combat_cell = None
         # C1: hidden simultaneous commits (GEN-5); an empty hand must declare no-card.
@@ -867,6 +871,7 @@ class Game:
             assert winner.combat_move is not None
             dmg = self.rules[winner.player].combat_card_damage(self, winner, winner.combat_move)
             self._damage(loser, dmg, winner, "combat")
+            self.combat_card_damage = max(dmg, 0)
         elif winner.kind == cb.BLOCK and loser.kind == cb.ATTACK:
             assert loser.combat_move is not None and loser.combat_card is not None
             dmg = loser.combat_move.block_damage_for(loser.combat_card)  # AR-BLK-3
@@ -920,6 +925,13 @@ class Game:
                 prevented = sum(self._entry_damage(winner, e) for e in self.combo)
                 prevented = self.rules[winner.player].rewind_preventable(self, self.combo,
                                                                          prevented)
+                if self.ruleset.rewindScope is RewindScope.ALL_COMBO_DAMAGE:
+                    # CF-06 alternative ([CL]): the combat card's base damage, dealt at C8c
+                    # before the Joker went down, is undone as well.
+                    refund = self.combat_card_damage
+                    loser.life += refund
+                    winner.damage_dealt["combat"] -= refund
+                    prevented += refund
                 loser.jokers["rewind_prevented_damage"] += prevented
                 draw = self.ruleset.rewindDraw
                 if draw is RewindDraw.ALWAYS or (draw is RewindDraw.IF_PREVENTED_MUST

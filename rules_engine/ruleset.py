@@ -4,9 +4,8 @@ Glossary: an *option* (``opt.*``, GEN-3) settles a point where the sources confl
 Every option has the documented default; a match log records the options it changes.
 
 Responsibility: names, values and defaults of the options, and their JSON form
-(``{"illegalAce": "PREVENT", ...}``, keys without the ``opt.`` prefix). Options whose alternative
-behaviour the engine does not implement yet are listed in ``UNSUPPORTED``; a log asking for them
-is refused as unreadable rather than played under the wrong rules.
+(``{"illegalAce": "PREVENT", ...}``, keys without the ``opt.`` prefix). Every alternative of
+Appendix B is played by the engine.
 """
 
 from __future__ import annotations
@@ -170,16 +169,6 @@ class Ruleset:
                 except ValueError:
                     allowed = ", ".join(m.value for m in kind)
                     raise ValueError(f"option {key!r} must be one of {allowed}") from None
-        ruleset = replace(Ruleset(), **changes)
-        for name, value in UNSUPPORTED:
-            if getattr(ruleset, name) == value:
-                raise ValueError(f"option {name}={value.value} is not implemented by this engine")
-        return ruleset
-
-
-# Alternatives recorded in RULES.md that this engine version does not play yet.
-UNSUPPORTED: tuple[tuple[str, Enum], ...] = (
-    ("rewindScope", RewindScope.ALL_COMBO_DAMAGE),
-)
+        return replace(Ruleset(), **changes)
 
 DEFAULT_RULESET = Ruleset()

@@ -9,6 +9,7 @@ import pytest
 
 from rules_engine import combat as cb
 from rules_engine.actions import (
+    FaceDown,
     NoCard,
     Pass,
     PayAces,
@@ -20,7 +21,7 @@ from rules_engine.actions import (
 )
 from rules_engine.cards import ComboType, MoveType, Rank, Suit, card, character
 from rules_engine.errors import IllegalActionError
-from rules_engine.ruleset import Ruleset
+from rules_engine.ruleset import RewindScope, Ruleset
 
 from .helpers import P1, P2, PLAIN, cards, combo, commit, draw, fight, recorded_game, won_combat
 
@@ -163,9 +164,35 @@ def test_pump_cards_in_combo_option__CF_03() -> None:
     assert g.step in ("P2", "T2")
 
 
-def test_rewind_scope_alternative_is_refused__CF_06() -> None:
-    with pytest.raises(ValueError, match="ALL_COMBO_DAMAGE"):
-        Ruleset.from_json({"rewindScope": "ALL_COMBO_DAMAGE"})
+@pytest.mark.parametrize(
+    ("scope", "life_p2", "prevented"),
+    [
+        # RW-6 default: the 2's base damage (dealt at C8c) stays; the 3 and 4 (3 + 4) are
+        # prevented
+        (RewindScope.FACE_DOWN_ONLY, 88, 7),
+        # CF-06 [CL] alternative: the whole combo, the combat card's 2 included
+        (RewindScope.ALL_COMBO_DAMAGE, 90, 9),
+    ],
+)
+def test_rewind_scope_decides_whether_the_combat_card_is_prevented__CF_06_RW_6(
+    scope: RewindScope, life_p2: int, prevented: int
+) -> None:
+    # given P1 wins with a normal 2 and P2 places a Rewind Joker at C9
+    g = recorded_game("2C 3C 4C 5C 6C 8C 9C", "X1 7D 3D 4D 5D 6D 8D",
+                      ruleset=Ruleset(rewindScope=scope))
+    fight(g, commit("2C", "attack"), NoCard())
+    draw(g, P1, "TH")
+    g.apply(P2, FaceDown(card("X1")))
+    # when P1 combos 3 and 4, then the Joker is revealed (C11)
+    g.apply(P1, combo("3C"))
+    g.apply(P1, combo("4C"))
+    g.apply(P1, Stop())
+    draw(g, P2, "9D")
+    draw(g, P2, "9C")
+    # then
+    assert g.life == (90, life_p2)
+    assert g.state(P2).jokers["rewind_prevented_damage"] == prevented
+    assert g.state(P1).damage_dealt["combat"] == 90 - life_p2
 
 
 def test_block_draw_and_dodge_grant__CF_20_CF_21() -> None:

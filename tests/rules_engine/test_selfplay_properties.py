@@ -162,7 +162,8 @@ def _variants() -> list[object]:
     from rules_engine import ruleset as r
 
     return [
-        r.Ruleset(initiativeTie=r.InitiativeTie.RPS_EACH_TIE),
+        r.Ruleset(initiativeTie=r.InitiativeTie.RPS_EACH_TIE, rewindDraw=r.RewindDraw.ALWAYS,
+                  neutralResult=r.NeutralResult.DE_BOTH_LOSE),
         r.Ruleset(timeout=r.Timeout.PLAY_ON, maxTurns=80),
         r.Ruleset(illegalAce=r.IllegalAce.PREVENT),
         r.Ruleset(illegalAce=r.IllegalAce.DE_VOID, knockdowns=r.OnOff.OFF),
@@ -170,11 +171,29 @@ def _variants() -> list[object]:
         r.Ruleset(pumpTiming=r.PumpTiming.IMMEDIATE, voidTiming=r.VoidTiming.AFTER_REVEAL,
                   blockReturn=r.BlockReturn.IMMEDIATE, jokers=r.Jokers.REMOVED),
         r.Ruleset(rewindDraw=r.RewindDraw.IF_PREVENTED_MAY,
-                  goldBurstSearch=r.GoldBurstSearch.FREE_UP_TO_2, jokerMirror=r.JokerMirror.TIE),
+                  goldBurstSearch=r.GoldBurstSearch.FREE_UP_TO_2, jokerMirror=r.JokerMirror.TIE,
+                  rewindScope=r.RewindScope.ALL_COMBO_DAMAGE),
         r.Ruleset(shuffleTrigger=r.ShuffleTrigger.SEARCHED_DECK, doubleKO=r.DoubleKO.HIGHER_LIFE,
                   faceBlockParity=r.FaceBlockParity.IMMUNE, timeout=r.Timeout.NO_DRAWS,
                   maxTurns=60, afterNormalAttackOnly=True, dodgeVsNoCardAttackOnly=True),
     ]
+
+
+def test_the_variants_use_every_alternative_of_every_option__GEN_3() -> None:
+    from dataclasses import fields
+    from enum import Enum
+
+    from rules_engine.ruleset import Ruleset
+
+    used = {(f.name, getattr(v, f.name)) for v in _variants() for f in fields(Ruleset)}
+    missing = [
+        (f.name, value.value)
+        for f in fields(Ruleset)
+        if isinstance(getattr(Ruleset(), f.name), Enum)
+        for value in type(getattr(Ruleset(), f.name))
+        if value != getattr(Ruleset(), f.name) and (f.name, value) not in used
+    ]
+    assert missing == []
 
 
 @pytest.mark.parametrize("variant", range(8))
