@@ -32,8 +32,10 @@ RS = VerificationRun.Status
 
 
 def _latest_runs(match: Match) -> dict[int, VerificationRun]:
+    """Each log's newest run; verdicts (large JSON) are loaded only when read."""
     latest: dict[int, VerificationRun] = {}
-    for run in VerificationRun.objects.filter(log__match=match).order_by("-created_at", "-id"):
+    runs = VerificationRun.objects.filter(log__match=match).defer("verdict")
+    for run in runs.order_by("-created_at", "-id"):
         latest.setdefault(run.log_id, run)
     return latest
 
@@ -77,7 +79,7 @@ def match_settle(match: Match) -> bool:
     if match.status in (MS.CONFIRMED, MS.DISPUTED):
         return False
     latest = _latest_runs(match)
-    logs = list(match.logs.order_by("created_at", "id"))
+    logs = list(match.logs.defer("text").order_by("created_at", "id"))  # texts only if disputed
     legal = [log for log in logs if latest.get(log.pk) and latest[log.pk].status == RS.LEGAL]
     is_pending = any(run.status in (RS.PENDING, RS.RUNNING) for run in latest.values())
     became_confirmed = False

@@ -75,7 +75,8 @@ def match_log_verify(*, run_id: int) -> VerificationRun:
         run.engine_version = str(verdict.get("engine_version") or engine.ENGINE_VERSION)
         run.duration_ms = duration_ms
         run.finished_at = timezone.now()
-        run.save()
+        run.save(update_fields=["status", "verdict", "engine_version", "duration_ms",
+                                "finished_at"])
         match_settle(match)
     return run
 
