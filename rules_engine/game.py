@@ -54,6 +54,7 @@ from rules_engine.actions import (
     WinInitiative,
 )
 from rules_engine.cards import Card, Character, ComboType, Move, MoveType, deck_for
+from rules_engine.effects import Ongoing, Trigger, fire
 from rules_engine.errors import (
     EngineInvariantError,
     IllegalActionError,
@@ -114,6 +115,10 @@ class PlayerState:
     hand: list[Card] = field(default_factory=list)
     deck: list[Card] = field(default_factory=list)  # deck[0] is the top card
     discard: list[Card] = field(default_factory=list)  # discard[-1] is the top card
+    # cards in play (rules_engine.effects): ongoing ability cards, with the cards attached to
+    # them, and cards attached to the character card; face up and public (GEN-9)
+    ongoing: list[Ongoing] = field(default_factory=list)
+    attached: list[Card] = field(default_factory=list)
     knocked_down: bool = False  # KD-3: applies to this turn's combat
     knockdown_next: bool = False  # KD-6: inflicted this combat, applies next turn
     combo_points_spent: int = 0  # CB-3, cleared at K3
@@ -467,6 +472,9 @@ class Game:
             yield from self._power_up(ps)
         # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
         yield from self.window("K1", "end_of_turn")
+        self.step = "K1"
+        for ps in self.order():  # mandatory "at the end of the turn" text, INI-6
+            yield from self.rules[ps.player].at_end_of_turn(self, ps)
         if self.timeout_triggered:
             self._score_by_life(Termination.TIMEOUT)
         for ps in self.order():
@@ -570,6 +578,7 @@ class Game:
         self.winner_of_combat = None if winner is None else winner.player
         loser = None if winner is None else self.players[winner.player.other]
         self._mark_hits(winner, result)
+        self._hit_triggers(winner, loser, result)
         for r, ps in zip(self.rules, self.players, strict=True):
             yield from r.after_winner(self, ps, winner)
         # C7: normal-draw rule.
@@ -802,6 +811,22 @@ class Game:
         elif result.both_hit:
             for ps in self.players:
                 ps.hit_this_combat = True
+
+    def _hit_triggers(self, winner: PlayerState | None, loser: PlayerState | None,
+                      result: cb.CombatResult) -> None:
+        """C6: ongoing effects that end when their owner is hit or thrown (AR-THR-2), in
+        initiative order (INI-6). Hit-backs fire at C10 (:meth:`_play_combo_action`)."""
+        if not (self.players[0].ongoing or self.players[1].ongoing):
+            return
+        if winner is not None and loser is not None:
+            if winner.kind in (cb.ATTACK, cb.THROW):
+                fire(self, loser, Trigger.HIT)
+                if winner.kind == cb.THROW:
+                    fire(self, loser, Trigger.THROWN)
+        elif result.both_hit:
+            for ps in self.order():
+                if self.players[ps.player.other].kind == cb.ATTACK:
+                    fire(self, ps, Trigger.HIT)
 
     def damage(self, target: PlayerState, amount: int, source: PlayerState) -> None:
         """Ability damage or life loss (GL-DAMAGE), with its KO check (END-2)."""
@@ -1133,6 +1158,11 @@ class Game:
         ps.combo_points_spent += m.combo_points or 0
         if self.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
             self.combo_closed = True  # CB-5, CB-6, CB-7
+        if self.hit_back:  # the dodged player is hit now (and thrown by a throw, AR-THR-2)
+            opp = self.players[ps.player.other]
+            fire(self, opp, Trigger.HIT)
+            if m.type is MoveType.THROW:
+                fire(self, opp, Trigger.THROWN)
         yield from self.rules[ps.player].after_combo_move(self, ps, m)
         yield from self._full_combo_window(ps, m)
 
@@ -1369,7 +1399,9 @@ class Game:
     def public_view(self, viewer: PlayerId | None = None) -> dict[str, object]:
         """GEN-9: what a player may know now: life, hand and deck sizes, discard piles,
         knockdowns, revealed combat cards, that a face-down card exists (not which), combo
-        points spent. ``viewer`` also sees their own hand (GEN-6)."""
+        points spent, cards in play (``ongoing``: name, card, attached; ``attached``: cards on
+        the character card; keys present only when not empty). ``viewer`` also sees their own
+        hand (GEN-6)."""
         players: dict[str, object] = {}
         for ps in self.players:
             entry: dict[str, object] = {
@@ -1384,6 +1416,10 @@ class Game:
             }
             if self.step not in ("C1", "S-5", "S-6") and ps.combat_card is not None:
                 entry["combat_card"] = ps.combat_card.code  # revealed at C2
+            if ps.ongoing:
+                entry["ongoing"] = [e.to_json() for e in ps.ongoing]
+            if ps.attached:
+                entry["attached"] = [c.code for c in ps.attached]
             if viewer is ps.player:
                 entry["hand"] = [c.code for c in ps.hand]
             players[ps.player.name] = entry
@@ -1402,6 +1438,11 @@ class Game:
             parts += [str(ps.life), ",".join(c.code for c in ps.hand),
                       ",".join(c.code for c in ps.deck), ",".join(c.code for c in ps.discard),
                       f"{ps.knocked_down}{ps.knockdown_next}"]
+            if ps.ongoing or ps.attached:  # only then: older positions keep their hashes
+                parts.append(";".join(
+                    [",".join(c.code for c in ps.attached),
+                     *(f"{e.name}:{e.card.code}:{','.join(c.code for c in e.attached)}"
+                       for e in ps.ongoing)]))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     def facts(self) -> dict[str, object]:

@@ -5,6 +5,11 @@ Glossary (RULES.md §10): *innate* (AB-1) = always-on character-card ability; *c
 part of a move, active while that card is the combat card or a combo move; *window* (WIN table)
 = draw_phase (T3), combat_reveal (C4), end_of_combat (C13b), end_of_turn (K1), full_combo (C10).
 
+*Ongoing* / *attached* cards (cards that stay in play) are :mod:`rules_engine.effects`: a module
+plays an ongoing card with ``effects.play_ongoing``, asks ``effects.active`` in its modifier hooks
+and ends or attaches with ``effects.end`` / ``effects.attach``; ``has_state`` connects a move's
+``requires`` to an active effect of that name.
+
 Responsibility: the hooks the game calls at each step. The base class is the behaviour of a
 character whose abilities are not implemented yet: card stats only, no ability ever playable.
 ``IMPLEMENTED`` says which characters are complete; a verdict on a log with any other character
@@ -17,6 +22,7 @@ from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
+from rules_engine import effects
 from rules_engine.actions import Action, Pass
 from rules_engine.cards import Card, Character, Move
 from rules_engine.errors import RuleViolation
@@ -57,10 +63,16 @@ class CharacterRules:
     # --- combat hooks -----------------------------------------------------------------
     def check_move_allowed(self, game: Game, ps: PlayerState, move: Move, step: str) -> None:
         """Moves needing a state (Dragon Form, Long Range, attached blocks) need that state."""
-        if move.requires is not None:
+        if move.requires is not None and not self.has_state(game, ps, move.requires):
             raise RuleViolation(
                 "GEN-1", f"{move.label} can only be played with {move.requires} "
                          f"(card text), which {self.character.name} does not have")
+
+    def has_state(self, game: Game, ps: PlayerState, state: str) -> bool:
+        """Whether ``ps`` is in ``state`` (a move's ``requires``). By default: an ongoing effect
+        of that name is active (Dragon Form). Override for other states ("Long Range",
+        "2 attached blocks": ``len(ps.attached) >= 2``)."""
+        return effects.is_active(ps, state)
 
     def speed(self, game: Game, ps: PlayerState, move: Move, speed: int) -> int:
         return speed
@@ -146,7 +158,14 @@ class CharacterRules:
         return
         yield  # pragma: no cover
 
+    def at_end_of_turn(self, game: Game, ps: PlayerState) -> Step:
+        """K1, after the end-of-turn window, in initiative order: mandatory "at the end of the
+        turn" text, e.g. an ongoing effect's end-of-turn check (Healing Sphere)."""
+        return
+        yield  # pragma: no cover
+
     def end_of_turn(self, game: Game, ps: PlayerState) -> None:
+        """After K3: clear this character's one-turn bookkeeping."""
         return None
 
     def can_power_up_with(self, game: Game, ps: PlayerState, c: Card) -> bool:

@@ -209,21 +209,22 @@ def test_self_play_under_every_ruleset_option_replays_legal__GEN_3(variant: int)
 
 
 def _zones(game, ps) -> list:  # type: ignore[no-untyped-def]
-    cards = [*ps.hand, *ps.deck, *ps.discard]
+    from rules_engine.effects import cards_in_play
+
+    cards = [*ps.hand, *ps.deck, *ps.discard, *cards_in_play(ps)]  # ongoing and attached too
     cards += [c for c in (ps.combat_card, ps.face_down) if c is not None]
     if game.winner_of_combat is ps.player:
         cards += [e.card for e in game.combo if e.played_in_c10 and not e.returned]
     return cards
 
 
-def test_every_card_is_in_exactly_one_zone_at_every_decision__GEN_6() -> None:
+def _check_zones(games: list[tuple[int, str, str]]) -> None:
     from rules_engine.bots import make_bot
     from rules_engine.cards import FULL_DECK, character
     from rules_engine.game import Game
     from rules_engine.types import Actor
 
-    for s in range(120):
-        p1, p2 = (("grave", "jaina"), ("jaina", "jaina"), PAIRS[s * 7 % 400])[s % 3]
+    for s, p1, p2 in games:
         game = Game(character(p1), character(p2), seed=s)
         bots = (make_bot("random" if s % 2 else "greedy", s), make_bot("random", s + 7))
         while not game.is_over:
@@ -233,3 +234,22 @@ def test_every_card_is_in_exactly_one_zone_at_every_decision__GEN_6() -> None:
             actor = game.actor
             p = game.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
             game.apply(p, bots[p].choose(game, p, game.legal_actions(p)))  # type: ignore[index,arg-type]
+
+
+def test_every_card_is_in_exactly_one_zone_at_every_decision__GEN_6() -> None:
+    _check_zones([(s, *(("grave", "jaina"), ("jaina", "jaina"), PAIRS[s * 7 % 400])[s % 3])
+                  for s in range(120)])
+
+
+def test_cards_in_play_are_in_exactly_one_zone_at_every_decision__GEN_6(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The ongoing area and attached cards count as zones: the test-only Tester (Dragon Form,
+    Reinforce, Brace; tests/rules_engine/tester_character.py) moves cards in and out of them."""
+    from rules_engine import characters as chars
+
+    from .tester_character import TesterRules
+
+    monkeypatch.setitem(chars.IMPLEMENTED, "midori", TesterRules)
+    _check_zones([(s, *(("midori", "grave"), ("jaina", "midori"), ("midori", "midori"))[s % 3])
+                  for s in range(24)])
