@@ -341,7 +341,7 @@ def _hit_effect(g: Game, code: str) -> effects.Ongoing:
     return effect
 
 
-def test_hit_triggers_fire_on_a_speed_tie_and_on_a_hit_back__GL_HIT_M_ATTACK_ATTACK_TIE() -> None:
+def test_hit_triggers_fire_on_the_loser_and_on_a_speed_tie__GL_HIT_M_ATTACK_ATTACK_TIE() -> None:
     """Trigger.HIT at C6: the loser of an attack is hit; both players are hit in an attack speed
     tie; a block or a dodge that wins is no hit (a throw hit-back: the test above)."""
     g = _game()
