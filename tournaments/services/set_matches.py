@@ -15,6 +15,7 @@ from django.db import transaction
 
 from matches.models import AuditEntry, Match
 from matches.services import match_create
+from rules_engine.cards import characters as engine_characters
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.models import Game, Set, SetMatch, SetResultChange
 from tournaments.services.advancement import GameInput, set_game_record, set_game_winner_change
@@ -70,7 +71,14 @@ def _characters(match: Match) -> tuple[list[str], list[str]]:
         return [], []
     run = match.result_log.runs.order_by("-created_at", "-id").first()
     characters = ((run.verdict if run else {}).get("facts") or {}).get("characters") or {}
-    return [c for c in [characters.get("P1")] if c], [c for c in [characters.get("P2")] if c]
+
+    def name(seat: str) -> list[str]:
+        # Games store character names as organizers report them ("Grave"), not engine ids.
+        character_id = characters.get(seat)
+        known = engine_characters().get(character_id) if character_id else None
+        return [known.name if known else character_id] if character_id else []
+
+    return name("P1"), name("P2")
 
 
 def set_match_result_record(*, match_id: int) -> Set | None:

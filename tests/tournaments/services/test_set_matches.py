@@ -86,7 +86,7 @@ def test_confirmed_logs_become_games_and_finish_the_set(
     assert (s.status, s.score_a, s.score_b) == (Set.Status.READY, 0, 1)
     game = Game.objects.get(set=s)
     assert (game.number, game.winner_side, game.match_id) == (1, "b", first.pk)
-    assert (game.characters_a, game.characters_b) == (["grave"], ["jaina"])
+    assert (game.characters_a, game.characters_b) == (["Grave"], ["Jaina"])
     play_game_with_log(s, "P1", django_capture_on_commit_callbacks)
     play_game_with_log(s, "P1", django_capture_on_commit_callbacks)
     s.refresh_from_db()
