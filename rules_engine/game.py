@@ -1253,8 +1253,14 @@ class Game:
         return out
 
     def _check_search(self, ps: PlayerState, from_discard: tuple[Card, ...],
-                      from_deck: tuple[Card, ...], owed: int, free: bool) -> None:
-        for zone, cards, name in ((ps.discard, from_discard, "discard pile"),
+                      from_deck: tuple[Card, ...], owed: int, free: bool = False,
+                      discard: list[Card] | None = None) -> None:
+        """PU-5: the named Aces are in their zones, and the owed count is respected.
+
+        ``discard`` is the discard pile as the search sees it (Power Up adds its sets, PU-7).
+        """
+        discard = ps.discard if discard is None else discard
+        for zone, cards, name in ((discard, from_discard, "discard pile"),
                                   (ps.deck, from_deck, "deck")):
             if len(set(cards)) != len(cards):
                 raise RuleViolation("PU-5", "the same Ace is named twice")
@@ -1263,7 +1269,7 @@ class Game:
                     raise RuleViolation("PU-5", f"{c} is not an Ace")
                 if c not in zone:
                     raise RuleViolation("PU-5", f"{c} is not in {ps.player.name}'s {name}")
-        d_aces = sum(1 for c in ps.discard if c.is_ace)
+        d_aces = sum(1 for c in discard if c.is_ace)
         v = cb.search_violation(owed, len(from_discard), len(from_deck), d_aces, self.ruleset,
                                 free)
         if v is not None:
@@ -1326,21 +1332,8 @@ class Game:
         if not action.sets and not action.from_discard and not action.from_deck:
             return  # PU-1: powering up is optional
         # PU-7: the sets are discarded before the search, so their Aces can be found again.
-        discard = ps.discard + list(action.sets)
-        for zone, cards, name in ((discard, action.from_discard, "discard pile"),
-                                  (ps.deck, action.from_deck, "deck")):
-            if len(set(cards)) != len(cards):
-                raise RuleViolation("PU-5", "the same Ace is named twice")
-            for c in cards:
-                if not c.is_ace:
-                    raise RuleViolation("PU-5", f"{c} is not an Ace")
-                if c not in zone:
-                    raise RuleViolation("PU-5", f"{c} is not in {ps.player.name}'s {name}")
-        d_aces = sum(1 for c in discard if c.is_ace)
-        v = cb.search_violation(owed, len(action.from_discard), len(action.from_deck), d_aces,
-                                self.ruleset)
-        if v is not None:
-            raise v
+        self._check_search(ps, action.from_discard, action.from_deck, owed,
+                           discard=ps.discard + list(action.sets))
 
     def _power_up_options(self, ps: PlayerState, chain: int) -> list[Action]:
         """Representative choices: per rank, none or the first 2..n cards of it in hand."""

@@ -60,12 +60,11 @@ def match_log_verify(*, run_id: int) -> VerificationRun:
         run.attempts += 1
         run.started_at = timezone.now()
         run.save(update_fields=["status", "attempts", "started_at"])
-    text = MatchLog.objects.values_list("text", flat=True).get(pk=run.log_id)
+    text, match_id = MatchLog.objects.values_list("text", "match_id").get(pk=run.log_id)
     started = time.perf_counter()
     verdict = _engine_verdict(text)
     duration_ms = round((time.perf_counter() - started) * 1000)
     with transaction.atomic():
-        match_id = MatchLog.objects.values_list("match_id", flat=True).get(runs=run_id)
         match = Match.objects.select_for_update().get(pk=match_id)
         run = VerificationRun.objects.select_for_update().get(pk=run_id)
         if run.is_finished:

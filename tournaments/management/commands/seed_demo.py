@@ -91,6 +91,16 @@ def _result(s: Set, *, salt: str) -> SetResult:
     return SetResult(games=[GameInput(side, [pick_a], [pick_b]) for side in order])
 
 
+def _next_ready(stage: Stage) -> Set | None:
+    """The next set to play, in bracket order."""
+    return (
+        Set.objects.filter(stage=stage, status=Set.Status.READY)
+        .select_related("entrant_a", "entrant_b", "stage__event")
+        .order_by("round", "bracket", "position")
+        .first()
+    )
+
+
 def _engine_character(player: Player) -> str:
     """Each demo player mains one character (stable per player)."""
     return ENGINE_CHARACTERS[_h("main", player.user.username) % len(ENGINE_CHARACTERS)]
@@ -112,12 +122,7 @@ def _play_with_logs(stage: Stage, organizer: Any, *, illegal_first: bool = True)
     submitted once with an illegal log first, so the demo shows a verdict that names a rule.
     """
     while True:
-        ready = (
-            Set.objects.filter(stage=stage, status=Set.Status.READY)
-            .select_related("entrant_a", "entrant_b", "stage__event")
-            .order_by("round", "bracket", "position")
-            .first()
-        )
+        ready = _next_ready(stage)
         if ready is None:
             return
         match = set_match_open(set=ready, actor=organizer)
@@ -143,12 +148,7 @@ def _play(stage: Stage, actor: Any, *, limit: int | None = None) -> None:
     """Report ready sets (all of them, or ``limit``) in bracket order."""
     played = 0
     while limit is None or played < limit:
-        ready = (
-            Set.objects.filter(stage=stage, status=Set.Status.READY)
-            .select_related("entrant_a", "entrant_b", "stage__event")
-            .order_by("round", "bracket", "position")
-            .first()
-        )
+        ready = _next_ready(stage)
         if ready is None:
             return
         set_result_report(set=ready, actor=actor, result=_result(ready, salt=stage.event.slug))
