@@ -65,6 +65,9 @@ class Match(models.Model):
     # The app that owns the match (tournaments, for an event's set) names a Celery task to run
     # with the match id after each result change: the result flows up without an upward import.
     result_callback_task = models.CharField(max_length=200, blank=True)
+    # Outbox mark: set with each result change in the same transaction, cleared once the callback
+    # ran. A broker outage only delays the callback: the sweeper re-sends what stays marked.
+    result_callback_pending_since = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -206,6 +209,9 @@ class VerificationRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When a task for this run was last handed to the broker (or tried to be): the sweeper
+    # re-sends an unfinished run only once it has waited past its deadline since then.
+    enqueued_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["log", "-created_at", "-id"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from matches.services.results import match_result_callback_run
+from matches.services.sweeper import stale_work_requeue
 from matches.services.verification import match_log_verify
 
 
@@ -15,6 +17,7 @@ from matches.services.verification import match_log_verify
     acks_late=True,
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
+    retry_backoff_max=120,
     max_retries=5,
 )
 def match_log_verify_task(run_id: int) -> str:
@@ -25,6 +28,7 @@ def match_log_verify_task(run_id: int) -> str:
     acks_late=True,
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
+    retry_backoff_max=120,
     max_retries=5,
 )
 def match_runs_verify_chunk_task(run_ids: list[int]) -> int:
@@ -32,3 +36,21 @@ def match_runs_verify_chunk_task(run_ids: list[int]) -> int:
     for run_id in run_ids:
         match_log_verify(run_id=run_id)
     return len(run_ids)
+
+
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=120,
+    max_retries=5,
+)
+def match_result_callback_task(match_id: int) -> bool:
+    """Run the result callback a match names (outbox): see ``match_result_callback_run``."""
+    return match_result_callback_run(match_id=match_id)
+
+
+@shared_task
+def stale_work_requeue_task() -> dict[str, int]:
+    """Celery beat: send again every verification and result callback left pending too long."""
+    return stale_work_requeue().counts

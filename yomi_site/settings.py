@@ -189,8 +189,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # An unacknowledged task (its worker died) is handed to another worker after this many seconds;
-# workers sweep for such tasks a few times per timeout.
-CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+# workers sweep for such tasks a few times per timeout. Sized to the tasks (a verification takes
+# well under a second, a 50-log chunk seconds), with the stale-work sweeper below as the backstop.
+CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "600"))
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 2,
     "socket_timeout": 5,
@@ -198,8 +199,23 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": max(1, min(60, CELERY_VISIBILITY_TIMEOUT // 3)),
     "unacked_restore_throttle": 1,
 }
+# --- reliability (issue 11): a broker outage delays work, never loses it ------------------------
+# A publish that cannot reach Redis gives up quickly (the request still answers; the database
+# keeps the work and the sweeper sends it again) instead of holding the request for many seconds.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5,
+}
+# The sweeper: every YOMI_SWEEP_INTERVAL seconds, send again each verification and each result
+# callback left pending for more than YOMI_SWEEP_AFTER seconds (at most YOMI_SWEEP_LIMIT each).
+YOMI_SWEEP_INTERVAL = float(os.environ.get("YOMI_SWEEP_INTERVAL", "60"))
+YOMI_SWEEP_AFTER = int(os.environ.get("YOMI_SWEEP_AFTER", "300"))
+YOMI_SWEEP_LIMIT = int(os.environ.get("YOMI_SWEEP_LIMIT", "500"))
+# --- end reliability --------------------------------------------------------------------------
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "health.tasks.heartbeat_record_task", "schedule": 300.0},
+    "stale-work-requeue": {
+        "task": "matches.tasks.stale_work_requeue_task", "schedule": YOMI_SWEEP_INTERVAL,
+    },
 }
 
 # Production hardening: everything on unless DEBUG; each can be relaxed through the environment

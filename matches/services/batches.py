@@ -9,7 +9,9 @@ from celery import group
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count
+from django.utils import timezone
 
+from matches.dispatch import task_send_on_commit
 from matches.models import MatchLog, VerificationBatch, VerificationRun
 
 DEFAULT_CHUNK_SIZE = 50
@@ -30,18 +32,22 @@ def logs_reverify_bulk(
     from matches.tasks import match_runs_verify_chunk_task
 
     log_ids = sorted({log.pk for log in logs})
+    now = timezone.now()
     batch = VerificationBatch.objects.create(
         label=label, requested_by=requested_by, total=len(log_ids), chunk_size=chunk_size
     )
     runs = VerificationRun.objects.bulk_create(
-        VerificationRun(log_id=log_id, batch=batch, requested_by=requested_by)
+        VerificationRun(
+            log_id=log_id, batch=batch, requested_by=requested_by, enqueued_at=now
+        )
         for log_id in log_ids
     )
     run_ids = [run.pk for run in runs]
     chunks = [run_ids[i : i + chunk_size] for i in range(0, len(run_ids), chunk_size)]
     if chunks:
-        transaction.on_commit(
-            lambda: group(match_runs_verify_chunk_task.s(chunk) for chunk in chunks).apply_async()
+        task_send_on_commit(
+            f"{len(chunks)} chunk(s) of batch {batch.pk}",
+            lambda: group(match_runs_verify_chunk_task.s(chunk) for chunk in chunks).apply_async(),
         )
     return batch
 

@@ -15,6 +15,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import engine
+from matches.dispatch import task_send_on_commit
+from matches.storable import json_storable
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import (
     AuditEntry,
@@ -57,16 +59,48 @@ def _result_snapshot(match: Match) -> dict[str, Any]:
 
 
 def _result_callback_on_commit(match: Match) -> None:
+    """Mark the match's result callback as owed (same transaction), and send it after commit.
+
+    The mark is the outbox: if the broker is down the send is dropped, the mark stays, and the
+    sweeper sends it again; ``match_result_callback_run`` clears it once the callback has run.
+    """
     if not match.result_callback_task:
         return
-    name, match_id = match.result_callback_task, match.pk
+    from matches.tasks import match_result_callback_task
 
-    def send() -> None:
-        if name not in current_app.tasks:
-            current_app.loader.import_default_modules()  # task modules are discovered lazily
-        current_app.tasks[name].delay(match_id)
+    match.result_callback_pending_since = timezone.now()
+    Match.objects.filter(pk=match.pk).update(
+        result_callback_pending_since=match.result_callback_pending_since
+    )
+    match_id = match.pk
+    task_send_on_commit(
+        f"result callback of match {match_id}", lambda: match_result_callback_task.delay(match_id)
+    )
 
-    transaction.on_commit(send)
+
+def match_result_callback_run(*, match_id: int) -> bool:
+    """Run the task the match names for its result, in this process; clear the outbox mark.
+
+    The named task must be idempotent (the tournaments one records a game exactly once): a
+    callback may run twice when a worker dies after it ran but before the mark was cleared.
+    Returns False when nothing was owed.
+    """
+    row = (
+        Match.objects.filter(pk=match_id)
+        .values_list("result_callback_task", "result_callback_pending_since")
+        .first()
+    )
+    if row is None or row[1] is None or not row[0]:
+        return False
+    name, pending_since = row
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()  # task modules are discovered lazily
+    current_app.tasks[name](match_id)  # calling a task runs it here, synchronously
+    # Only the mark this run saw: a newer result change (an override meanwhile) stays owed.
+    Match.objects.filter(pk=match_id, result_callback_pending_since=pending_since).update(
+        result_callback_pending_since=None
+    )
+    return True
 
 
 def _change(match: Match, new: str) -> None:
@@ -88,7 +122,7 @@ def match_settle(match: Match) -> bool:
         index, divergence = engine.logs_first_divergence(first.text, second.text)
         Dispute.objects.create(
             match=match, log_a=first, log_b=second,
-            first_divergence_index=index, divergence=divergence,
+            first_divergence_index=index, divergence=json_storable(divergence),
         )
         _change(match, MS.DISPUTED)
         AuditEntry.objects.create(

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from matches import engine
+from matches.dispatch import task_send_on_commit
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import AuditEntry, LogEndorsement, Match, MatchLog, VerificationRun
 from matches.services.matches import match_authorize_player_or_manager
@@ -92,7 +94,9 @@ def match_log_submit(
             )
         run = None
         if is_new:
-            run = VerificationRun.objects.create(log=log, requested_by=submitted_by)
+            run = VerificationRun.objects.create(
+                log=log, requested_by=submitted_by, enqueued_at=timezone.now()
+            )
             if match.status != Match.Status.VERIFYING:
                 match_status_change(match, Match.Status.VERIFYING)
                 match.save(update_fields=["status", "updated_at"])
@@ -113,4 +117,4 @@ def match_log_submit(
 def _verification_enqueue_on_commit(run_id: int) -> None:
     from matches.tasks import match_log_verify_task
 
-    transaction.on_commit(lambda: match_log_verify_task.delay(run_id))
+    task_send_on_commit(f"verification of run {run_id}", lambda: match_log_verify_task.delay(run_id))

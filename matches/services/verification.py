@@ -14,16 +14,20 @@ import traceback
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from matches import engine
+from matches.dispatch import task_send_on_commit
+from matches.storable import json_storable
 from matches.models import AuditEntry, Match, MatchLog, VerificationRun
 from matches.services.results import match_settle
 from matches.status import match_status_change, run_status_change
 
 logger = logging.getLogger(__name__)
 RS = VerificationRun.Status
+# A run started this many times without a verdict is given up (stored as an engine error).
+MAX_ATTEMPTS = 5
 
 VERDICT_STATUS_TO_RUN = {
     "legal": RS.LEGAL,
@@ -50,20 +54,32 @@ def _engine_verdict(text: str) -> dict[str, Any]:
         }
 
 
-def match_log_verify(*, run_id: int) -> VerificationRun:
-    """Replay the run's log and store the verdict; a finished run is returned unchanged."""
-    with transaction.atomic():
-        run = VerificationRun.objects.select_for_update().get(pk=run_id)
-        if run.is_finished:
-            return run
-        run_status_change(run, RS.RUNNING)
-        run.attempts += 1
-        run.started_at = timezone.now()
-        run.save(update_fields=["status", "attempts", "started_at"])
-    text, match_id = MatchLog.objects.values_list("text", "match_id").get(pk=run.log_id)
-    started = time.perf_counter()
-    verdict = _engine_verdict(text)
-    duration_ms = round((time.perf_counter() - started) * 1000)
+def _storage_error_verdict(exc: BaseException) -> dict[str, Any]:
+    return {
+        "status": "engine_error",
+        "error": {
+            "kind": "storage_error",
+            "message": json_storable(f"the verdict could not be stored: {exc.__class__.__name__}: "
+                                     f"{str(exc)[:500]}"),
+        },
+        "engine_version": engine.ENGINE_VERSION,
+    }
+
+
+def _gave_up_verdict(attempts: int) -> dict[str, Any]:
+    return {
+        "status": "engine_error",
+        "error": {
+            "kind": "gave_up",
+            "message": f"verification did not finish in {attempts} attempts (each worker died "
+                       "or timed out); an organizer can re-verify the log",
+        },
+        "engine_version": engine.ENGINE_VERSION,
+    }
+
+
+def _verdict_store(run_id: int, match_id: int, verdict: dict[str, Any],
+                   duration_ms: int | None) -> VerificationRun:
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         run = VerificationRun.objects.select_for_update().get(pk=run_id)
@@ -80,6 +96,36 @@ def match_log_verify(*, run_id: int) -> VerificationRun:
     return run
 
 
+def match_log_verify(*, run_id: int) -> VerificationRun:
+    """Replay the run's log and store the verdict; a finished run is returned unchanged.
+
+    Whatever happens, the run ends finished: a verdict the database refuses (a data error, not an
+    outage) is stored as an ``engine_error`` verdict instead, and a run that was started
+    ``MAX_ATTEMPTS`` times without finishing (its workers kept dying) is given up as one. Outages
+    (the database unreachable or refusing writes) propagate: the task retries what Celery can,
+    and the sweeper sends the still-unfinished run again later.
+    """
+    with transaction.atomic():
+        run = VerificationRun.objects.select_for_update().get(pk=run_id)
+        if run.is_finished:
+            return run
+        run_status_change(run, RS.RUNNING)
+        run.attempts += 1
+        run.started_at = timezone.now()
+        run.save(update_fields=["status", "attempts", "started_at"])
+    text, match_id = MatchLog.objects.values_list("text", "match_id").get(pk=run.log_id)
+    if run.attempts > MAX_ATTEMPTS:
+        return _verdict_store(run_id, match_id, _gave_up_verdict(run.attempts - 1), None)
+    started = time.perf_counter()
+    verdict = json_storable(_engine_verdict(text))
+    duration_ms = round((time.perf_counter() - started) * 1000)
+    try:
+        return _verdict_store(run_id, match_id, verdict, duration_ms)
+    except (DataError, IntegrityError, ValueError) as exc:  # refused data: a retry cannot help
+        logger.exception("verdict of run %s refused by the database", run_id)
+        return _verdict_store(run_id, match_id, _storage_error_verdict(exc), duration_ms)
+
+
 def match_run_requeue(
     *, log: MatchLog, requested_by: AbstractBaseUser | None = None
 ) -> VerificationRun:
@@ -88,7 +134,9 @@ def match_run_requeue(
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=log.match_id)
-        run = VerificationRun.objects.create(log=log, requested_by=requested_by)
+        run = VerificationRun.objects.create(
+            log=log, requested_by=requested_by, enqueued_at=timezone.now()
+        )
         if match.status in (Match.Status.AWAITING_LOG, Match.Status.AWAITING_CONFIRMATION):
             match_status_change(match, Match.Status.VERIFYING)
             match.save(update_fields=["status", "updated_at"])
@@ -96,5 +144,6 @@ def match_run_requeue(
             match=match, actor=requested_by, action=AuditEntry.Action.REVERIFY_REQUESTED,
             after={"log": log.pk, "run": run.pk},
         )
-        transaction.on_commit(lambda: match_log_verify_task.delay(run.pk))
+        task_send_on_commit(f"verification of run {run.pk}",
+                            lambda: match_log_verify_task.delay(run.pk))
     return run

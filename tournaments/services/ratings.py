@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from matches.dispatch import task_send
 from tournaments.models import EntrantMember, Game, PlayerRating, RatingHistory, Set
 
 MODEL = PlackettLuce()
@@ -76,7 +77,8 @@ def ratings_recompute() -> int:
 def _enqueue() -> None:
     from tournaments.tasks import ratings_recompute_task
 
-    ratings_recompute_task.delay()
+    # A lost rebuild (broker down) is redone by the next result: each rebuild starts from zero.
+    task_send("ratings rebuild", ratings_recompute_task.delay)
 
 
 def ratings_recompute_on_commit() -> None:
