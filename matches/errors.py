@@ -19,6 +19,9 @@ class MatchErrorCode(StrEnum):
     NOTHING_TO_CONFIRM = "nothing_to_confirm"
     INVALID_RESULT = "invalid_result"
     REASON_REQUIRED = "reason_required"
+    RESULT_NOT_APPLICABLE = "result_not_applicable"
+    LOG_MODE_MISMATCH = "log_mode_mismatch"
+    RATE_LIMITED = "rate_limited"
 
 
 class MatchError(Exception):

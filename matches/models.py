@@ -38,6 +38,8 @@ class Match(models.Model):
         AWAITING_CONFIRMATION = "awaiting_confirmation", "Awaiting confirmation"
         DISPUTED = "disputed", "Disputed"
         CONFIRMED = "confirmed", "Confirmed"
+        # Its owner no longer wants it (the event's set got other entrants): nothing to play.
+        CANCELLED = "cancelled", "Cancelled"
 
     class ResultSource(models.TextChoices):
         NONE = "", "No result"
@@ -273,6 +275,7 @@ class AuditEntry(models.Model):
         DISPUTE_OPENED = "dispute_opened", "Dispute opened"
         RESULT_OVERRIDDEN = "result_overridden", "Result overridden"
         REVERIFY_REQUESTED = "reverify_requested", "Re-verification requested"
+        MATCH_CANCELLED = "match_cancelled", "Match cancelled"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(

@@ -10,15 +10,19 @@ RS = VerificationRun.Status
 
 MATCH_TRANSITIONS: dict[str, frozenset[str]] = {
     # a log arrives; or an organizer sets the result without one
-    MS.AWAITING_LOG: frozenset({MS.VERIFYING, MS.CONFIRMED}),
+    MS.AWAITING_LOG: frozenset({MS.VERIFYING, MS.CONFIRMED, MS.CANCELLED}),
     # the verdict: back to waiting (illegal), waiting for the other side, a clash, or final
     MS.VERIFYING: frozenset(
-        {MS.AWAITING_LOG, MS.AWAITING_CONFIRMATION, MS.DISPUTED, MS.CONFIRMED}
+        {MS.AWAITING_LOG, MS.AWAITING_CONFIRMATION, MS.DISPUTED, MS.CONFIRMED, MS.CANCELLED}
     ),
     # the opponent confirms, or sends a log of their own
-    MS.AWAITING_CONFIRMATION: frozenset({MS.VERIFYING, MS.CONFIRMED, MS.DISPUTED}),
+    MS.AWAITING_CONFIRMATION: frozenset(
+        {MS.VERIFYING, MS.CONFIRMED, MS.DISPUTED, MS.CANCELLED}
+    ),
     # only an organizer ends a dispute
-    MS.DISPUTED: frozenset({MS.CONFIRMED}),
+    MS.DISPUTED: frozenset({MS.CONFIRMED, MS.CANCELLED}),
+    # an unfinished match its owner no longer needs (its set changed entrants): final
+    MS.CANCELLED: frozenset(),
     # a confirmed result changes only by an organizer's override (recorded in the audit log)
     MS.CONFIRMED: frozenset({MS.CONFIRMED}),
 }

@@ -7,6 +7,7 @@ and confirmations of one match are serialised and a result is applied exactly on
 from matches.services.batches import BatchProgress, batch_progress, logs_reverify_bulk
 from matches.services.matches import match_create, match_user_side
 from matches.services.results import (
+    match_cancel,
     match_log_confirm,
     match_log_dispute,
     match_result_override,
@@ -21,6 +22,7 @@ __all__ = [
     "SubmissionOutcome",
     "batch_progress",
     "logs_reverify_bulk",
+    "match_cancel",
     "match_create",
     "match_log_confirm",
     "match_log_dispute",

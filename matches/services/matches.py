@@ -9,6 +9,7 @@ from django.db import transaction
 
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import Match, MatchSide, Player
+from matches.owners import owners
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -47,9 +48,16 @@ def match_user_side(match: Match, user: User) -> int | None:
 
 
 def match_user_is_manager(match: Match, user: User) -> bool:
+    """Staff, or whoever the match's owner says manages it now (else its own ``managers``)."""
     if not user.is_authenticated:
         return False
-    return bool(getattr(user, "is_staff", False)) or match.managers.filter(pk=user.pk).exists()
+    if getattr(user, "is_staff", False):
+        return True
+    for owner in owners():
+        answer = owner.user_is_manager(match, user)
+        if answer is not None:
+            return answer
+    return match.managers.filter(pk=user.pk).exists()
 
 
 def match_authorize_player_or_manager(match: Match, user: User, doing: str) -> int | None:

@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from matches import engine
 from matches.dispatch import task_send_on_commit
-from matches.storable import json_storable
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import (
     AuditEntry,
@@ -26,8 +25,10 @@ from matches.models import (
     MatchLog,
     VerificationRun,
 )
+from matches.owners import owners
 from matches.services.matches import match_authorize_manager, match_user_side
 from matches.status import match_status_change
+from matches.storable import json_storable
 
 MS = Match.Status
 RS = VerificationRun.Status
@@ -46,6 +47,32 @@ def verdict_winner_side(verdict: dict[str, Any]) -> int | None:
     """Side 1 is the log's P1, side 2 its P2; None is a draw."""
     winner = (verdict.get("final") or {}).get("winner")
     return {"P1": 1, "P2": 2}.get(winner) if winner else None
+
+
+def _endorsing_sides(log_ids: list[int]) -> dict[int, set[int | None]]:
+    """For each log, the sides that vouch for it (None: an organizer or staff)."""
+    sides: dict[int, set[int | None]] = {log_id: set() for log_id in log_ids}
+    rows = LogEndorsement.objects.filter(log_id__in=log_ids).values_list("log_id", "side")
+    for log_id, side in rows:
+        sides[log_id].add(side)
+    return sides
+
+
+def _clashing_pair(
+    legal: list[MatchLog], sides_of: dict[int, set[int | None]]
+) -> tuple[MatchLog, MatchLog] | None:
+    """Two different legal logs vouched for by different parties, oldest first; else None.
+
+    A dispute needs two parties who disagree: one side sending two different logs (or the same
+    organizer twice) only replaces its own claim (the newest one waits for the other side), so a
+    player cannot force a dispute in their own match alone.
+    """
+    for i, first in enumerate(legal):
+        for second in legal[i + 1:]:
+            parties = sides_of[first.pk] | sides_of[second.pk]
+            if len(parties) >= 2:
+                return first, second
+    return None
 
 
 def _result_snapshot(match: Match) -> dict[str, Any]:
@@ -110,15 +137,33 @@ def _change(match: Match, new: str) -> None:
 
 def match_settle(match: Match) -> bool:
     """Recompute the status of a locked match from its logs; True if it became confirmed."""
-    if match.status in (MS.CONFIRMED, MS.DISPUTED):
+    if match.status in (MS.CONFIRMED, MS.DISPUTED, MS.CANCELLED):
         return False
     latest = _latest_runs(match)
     logs = list(match.logs.defer("text").order_by("created_at", "id"))  # texts only if disputed
     legal = [log for log in logs if latest.get(log.pk) and latest[log.pk].status == RS.LEGAL]
     is_pending = any(run.status in (RS.PENDING, RS.RUNNING) for run in latest.values())
+    sides_of = _endorsing_sides([log.pk for log in legal])
     became_confirmed = False
-    if len(legal) >= 2:
-        first, second = legal[0], legal[1]
+    agreed = next((log for log in legal if sides_of[log.pk] >= {1, 2}), None)
+    clash = _clashing_pair(legal, sides_of) if agreed is None else None
+    if agreed is not None:
+        verdict = VerificationRun.objects.values_list("verdict", flat=True).get(
+            pk=latest[agreed.pk].pk
+        )
+        winner_side = verdict_winner_side(verdict)
+        _change(match, MS.CONFIRMED)
+        match.winner_side = winner_side
+        match.is_draw = winner_side is None
+        match.result_source = Match.ResultSource.LOG
+        match.result_log = agreed
+        AuditEntry.objects.create(
+            match=match, action=AuditEntry.Action.RESULT_CONFIRMED,
+            after=_result_snapshot(match),
+        )
+        became_confirmed = True
+    elif clash is not None:
+        first, second = clash
         index, divergence = engine.logs_first_divergence(first.text, second.text)
         Dispute.objects.create(
             match=match, log_a=first, log_b=second,
@@ -129,24 +174,8 @@ def match_settle(match: Match) -> bool:
             match=match, action=AuditEntry.Action.DISPUTE_OPENED,
             after={"logs": [first.pk, second.pk], "first_divergence_index": index},
         )
-    elif len(legal) == 1:
-        log = legal[0]
-        sides = set(log.endorsements.exclude(side=None).values_list("side", flat=True))
-        if sides >= {1, 2}:
-            verdict = latest[log.pk].verdict
-            winner_side = verdict_winner_side(verdict)
-            _change(match, MS.CONFIRMED)
-            match.winner_side = winner_side
-            match.is_draw = winner_side is None
-            match.result_source = Match.ResultSource.LOG
-            match.result_log = log
-            AuditEntry.objects.create(
-                match=match, action=AuditEntry.Action.RESULT_CONFIRMED,
-                after=_result_snapshot(match),
-            )
-            became_confirmed = True
-        elif not is_pending:
-            _change(match, MS.AWAITING_CONFIRMATION)
+    elif legal and not is_pending:
+        _change(match, MS.AWAITING_CONFIRMATION)
     elif is_pending:
         _change(match, MS.VERIFYING)
     else:
@@ -168,10 +197,10 @@ def _log_for_the_other_side(match: Match, side: int, doing: str) -> MatchLog:
         )
     latest = _latest_runs(match)
     log = next(
-        (log for log in match.logs.all()
+        (log for log in match.logs.order_by("-created_at", "-id")
          if log.pk in latest and latest[log.pk].status == RS.LEGAL),
         None,
-    )
+    )  # the newest: a side that sent two legal logs stands by its latest
     if log is None:
         raise MatchError(
             MatchErrorCode.NOTHING_TO_CONFIRM,
@@ -251,6 +280,9 @@ def match_result_override(
             match=match, actor=actor, action=AuditEntry.Action.RESULT_OVERRIDDEN,
             reason=reason, before=before, after=_result_snapshot(match),
         )
+        # Where the result goes (an event's set) takes it now or refuses the whole override.
+        for owner in owners():
+            owner.result_override_apply(match, actor)
         _result_callback_on_commit(match)
     return match
 
@@ -280,3 +312,31 @@ def match_log_dispute(*, match: Match, user: AbstractBaseUser, reason: str) -> D
             after={"logs": [log.pk], "dispute": dispute.pk},
         )
     return dispute
+
+
+def match_cancel(*, match: Match, reason: str, actor: AbstractBaseUser | None = None) -> bool:
+    """Cancel an unfinished match its owner no longer needs; False if it already has a result.
+
+    Called by the owner (tournaments) when the match's set changed entrants: the match's players
+    are no longer the set's, so its result must never be credited. Logs and verdicts stay.
+    """
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        if match.status in (MS.CONFIRMED, MS.CANCELLED):
+            return False
+        before = _result_snapshot(match)
+        match_status_change(match, MS.CANCELLED)
+        match.result_callback_task = ""
+        match.result_callback_pending_since = None
+        match.save(update_fields=[
+            "status", "result_callback_task", "result_callback_pending_since", "updated_at",
+        ])
+        match.disputes.filter(status=Dispute.Status.OPEN).update(
+            status=Dispute.Status.RESOLVED, resolved_by=actor, resolution=reason,
+            resolved_at=timezone.now(),
+        )
+        AuditEntry.objects.create(
+            match=match, actor=actor, action=AuditEntry.Action.MATCH_CANCELLED, reason=reason,
+            before=before, after=_result_snapshot(match),
+        )
+    return True

@@ -69,6 +69,12 @@ def match_log_submit(
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         side = match_authorize_player_or_manager(match, submitted_by, "submit a log")
+        if match.status == Match.Status.CANCELLED:
+            raise MatchError(
+                MatchErrorCode.MATCH_CLOSED,
+                "the match was cancelled (its set changed entrants); open the set's match again",
+                status=match.status,
+            )
         if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
             raise MatchError(
                 MatchErrorCode.MATCH_CLOSED,
@@ -117,4 +123,6 @@ def match_log_submit(
 def _verification_enqueue_on_commit(run_id: int) -> None:
     from matches.tasks import match_log_verify_task
 
-    task_send_on_commit(f"verification of run {run_id}", lambda: match_log_verify_task.delay(run_id))
+    task_send_on_commit(
+        f"verification of run {run_id}", lambda: match_log_verify_task.delay(run_id)
+    )

@@ -19,10 +19,10 @@ from django.utils import timezone
 
 from matches import engine
 from matches.dispatch import task_send_on_commit
-from matches.storable import json_storable
 from matches.models import AuditEntry, Match, MatchLog, VerificationRun
 from matches.services.results import match_settle
 from matches.status import match_status_change, run_status_change
+from matches.storable import json_storable
 
 logger = logging.getLogger(__name__)
 RS = VerificationRun.Status

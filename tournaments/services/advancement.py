@@ -75,6 +75,11 @@ def _save(book: SetBook) -> None:
     for s in changed:
         s.full_clean(exclude=["stage", "entrant_a", "entrant_b", "winner", "loser"])
     Set.objects.bulk_update(changed, fields, batch_size=500)
+    # Open matches of sets that changed entrants (or finished another way) are cancelled, so a
+    # result is never credited to an entrant who did not play it.
+    from tournaments.services.set_matches import set_matches_cancel_stale
+
+    set_matches_cancel_stale(sets=changed)
 
 
 def _snapshot(s: Set) -> dict[str, Any]:

@@ -9,15 +9,17 @@ result into one of the set's games, advancing the bracket exactly once.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
 
+from matches.errors import MatchError, MatchErrorCode
 from matches.models import AuditEntry, Match
-from matches.services import match_create
+from matches.services import match_cancel, match_create
 from rules_engine.cards import characters as engine_characters
 from tournaments.errors import TournamentError, TournamentErrorCode
-from tournaments.models import Game, Set, SetMatch, SetResultChange
+from tournaments.models import EntrantMember, Event, Game, Set, SetMatch, SetResultChange
 from tournaments.services.advancement import GameInput, set_game_record, set_game_winner_change
 
 logger = logging.getLogger(__name__)
@@ -55,10 +57,10 @@ def set_match_open(*, set: Set, actor: Any) -> Match:
         [m.player for m in entrant.members.select_related("player").order_by("order")]
         for entrant in (s.entrant_a, s.entrant_b)
     ]
+    # No managers copied: who organizes the event is asked at each action (SetMatchOwner).
     match = match_create(
         mode=event.mode, side_1=rosters[0], side_2=rosters[1],
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
-        managers=event.organizers.all(),
     )
     match.result_callback_task = RESULT_CALLBACK_TASK
     match.save(update_fields=["result_callback_task"])
@@ -81,8 +83,27 @@ def _characters(match: Match) -> tuple[list[str], list[str]]:
     return name("P1"), name("P2")
 
 
-def set_match_result_record(*, match_id: int) -> Set | None:
-    """Write a final match result into its set; safe to call again (exactly once)."""
+def _rosters_fit(match: Match, s: Set) -> bool:
+    """Are the match's two sides exactly the set's current entrants' rosters, in order?"""
+    sides: dict[int, set[int]] = {1: set(), 2: set()}
+    for side, player_id in match.sides.values_list("side", "player_id"):
+        sides[side].add(player_id)
+    expected = {
+        side: set(
+            EntrantMember.objects.filter(entrant_id=entrant_id).values_list("player_id", flat=True)
+        ) if entrant_id else {-1}
+        for side, entrant_id in ((1, s.entrant_a_id), (2, s.entrant_b_id))
+    }
+    return sides == expected
+
+
+def set_match_result_record(*, match_id: int, strict: bool = False) -> Set | None:
+    """Write a final match result into its set; safe to call again (exactly once).
+
+    A result the set cannot take (its entrants changed since the match opened, or it was finished
+    another way) is never credited: it is kept visible to the organizers as a
+    ``match_not_applied`` change, or raised when ``strict`` (an override, which must then fail).
+    """
     with transaction.atomic():
         link = (
             SetMatch.objects.select_for_update(of=("self",))
@@ -98,7 +119,14 @@ def set_match_result_record(*, match_id: int) -> Set | None:
         game = Game.objects.filter(match=match).first()
         try:
             if game is not None:
-                if winner_side is not None and winner_side != game.winner_side:
+                if winner_side is None:
+                    raise TournamentError(
+                        TournamentErrorCode.RESULT_INVALID,
+                        f"match {match.pk} is game {game.number} of "
+                        f"{link.set.round_name or link.set.key}: a recorded game cannot become a "
+                        "draw; correct the set's result instead",
+                    )
+                if winner_side != game.winner_side:
                     override = match.audit_entries.filter(
                         action=AuditEntry.Action.RESULT_OVERRIDDEN
                     ).first()
@@ -109,18 +137,27 @@ def set_match_result_record(*, match_id: int) -> Set | None:
                         + (override.reason if override else ""),
                     )
                 return link.set
-            if link.is_recorded:
+            # An override (strict) of a match handled before (a draw, or not applied) tries again.
+            if link.is_recorded and not strict:
                 return link.set
             link.is_recorded = True
             link.save(update_fields=["is_recorded"])
             if winner_side is None:
                 return link.set  # a drawn game is replayed: the next match opens a new game
+            if not _rosters_fit(match, link.set):
+                raise TournamentError(
+                    TournamentErrorCode.SET_NOT_READY,
+                    f"the players of match {match.pk} are no longer the entrants of "
+                    f"{link.set.round_name or link.set.key}; its result is not credited",
+                )
             characters_a, characters_b = _characters(match)
             return set_game_record(
                 set=link.set, game=GameInput(winner_side, characters_a, characters_b),
                 match=match, actor=match.created_by,
             )
         except TournamentError as error:
+            if strict:
+                raise
             # The set cannot take this result (for example a later stage already started):
             # keep it visible to the organizers instead of retrying forever.
             logger.warning("match %s not recorded in set %s: %s", match_id, link.set_id, error)
@@ -129,3 +166,52 @@ def set_match_result_record(*, match_id: int) -> Set | None:
                 after={"match": match.pk, "code": str(error.code)},
             )
             return link.set
+
+
+def set_matches_cancel_stale(*, sets: Iterable[Set], actor: Any = None) -> list[int]:
+    """Cancel the open matches of sets that changed: they no longer fit the set's entrants.
+
+    Called by every flow that saves sets (reports, corrections, overrides, disqualifications): a
+    match opened between the old entrants must not be confirmed and credited to the new ones.
+    The set's next match is opened afresh between its current entrants.
+    """
+    cancelled = []
+    by_pk = {s.pk: s for s in sets if s.pk}
+    links = SetMatch.objects.filter(set_id__in=by_pk, is_recorded=False).select_related("match")
+    for link in links:
+        s = by_pk[link.set_id]
+        if link.match.status == Match.Status.CONFIRMED:
+            continue  # its callback decides (and refuses a result that no longer fits)
+        if s.status == Set.Status.READY and _rosters_fit(link.match, s):
+            continue
+        reason = (
+            f"{s.round_name or s.key} is now {s.get_status_display().lower()}"
+            if s.status != Set.Status.READY
+            else f"{s.round_name or s.key} now has other entrants"
+        )
+        if match_cancel(match=link.match, reason=reason, actor=actor):
+            cancelled.append(link.match_id)
+        # Handled: the set opens a new match next; the link stays so the event still owns it.
+        link.is_recorded = True
+        link.save(update_fields=["is_recorded"])
+    return cancelled
+
+
+class SetMatchOwner:
+    """Answers for matches played for sets (registered with matches in ``TournamentsConfig``)."""
+
+    def user_is_manager(self, match: Match, user: Any) -> bool | None:
+        event = Event.objects.filter(stages__sets__set_matches__match=match).first()
+        if event is None:
+            return None
+        return event.is_organizer(user)  # the event's organizers now, not when it opened
+
+    def result_override_apply(self, match: Match, actor: Any) -> None:
+        if not SetMatch.objects.filter(match=match).exists():
+            return
+        try:
+            set_match_result_record(match_id=match.pk, strict=True)
+        except TournamentError as error:
+            raise MatchError(
+                MatchErrorCode.RESULT_NOT_APPLICABLE, error.message, set_code=str(error.code)
+            ) from None

@@ -6,10 +6,9 @@ import json
 from datetime import timedelta
 
 import pytest
-
-import tests.support.callbacks  # noqa: F401  (registers the test callback task)
 from django.utils import timezone
 
+import tests.support.callbacks  # noqa: F401  (registers the test callback task)
 from matches.models import Match, VerificationRun
 from matches.services import match_log_confirm, match_log_submit, match_log_verify
 from matches.services.sweeper import stale_work_requeue

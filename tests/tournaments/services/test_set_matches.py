@@ -6,6 +6,7 @@ import pytest
 
 from matches.models import Match
 from matches.services import match_log_confirm, match_log_submit, match_result_override
+from matches.services.matches import match_user_is_manager
 from tests.matches.factories import UserFactory, self_play_log_won_by, side_user
 from tests.tournaments.factories import StageFactory, entrants_create
 from tests.tournaments.helpers import sets_by_key
@@ -51,7 +52,9 @@ def test_open_creates_a_match_between_the_rosters_with_the_organizers(bracket, o
     match = set_match_open(set=s, actor=member)
     assert [x.player_id for x in match.sides.filter(side=1)] == [e[0].members.get().player_id]
     assert [x.player_id for x in match.sides.filter(side=2)] == [e[3].members.get().player_id]
-    assert list(match.managers.all()) == [organizer]
+    assert list(match.managers.all()) == []  # organizers are read from the event when they act
+    assert match_user_is_manager(match, organizer)
+    assert not match_user_is_manager(match, member)
     assert match.result_callback_task == RESULT_CALLBACK_TASK
     # the same open match is returned until its result is recorded
     assert set_match_open(set=s, actor=organizer).pk == match.pk

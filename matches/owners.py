@@ -1,0 +1,37 @@
+"""Apps that own matches (tournaments, for an event's sets) answer for them, at the moment of use.
+
+Matches never import their owners (DESIGN.md: one-way dependencies). An owner registers here once
+(in its ``AppConfig.ready``) and is asked, on every action, two things only it knows:
+
+- who manages the match *now* (an event's current organizers, not a copy taken when the match was
+  created, so an organizer removed from the event loses the power at once and one added gains it);
+- whether an organizer's override can be applied where the result goes (the event's set); the
+  owner applies it inside the override's transaction or refuses it with a ``MatchError``, so an
+  override either takes effect or answers a clear 4xx, never a silent 200 that changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from matches.models import Match
+
+
+class MatchOwner(Protocol):
+    def user_is_manager(self, match: Match, user: Any) -> bool | None:
+        """True/False for a match this owner holds; None for a match it does not own."""
+
+    def result_override_apply(self, match: Match, actor: Any) -> None:
+        """Apply the overridden (saved, locked) result now, or raise ``MatchError`` to refuse."""
+
+
+_owners: list[MatchOwner] = []
+
+
+def match_owner_register(owner: MatchOwner) -> None:
+    if owner not in _owners:
+        _owners.append(owner)
+
+
+def owners() -> tuple[MatchOwner, ...]:
+    return tuple(_owners)
