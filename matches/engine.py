@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 import rules_engine
 from rules_engine.errors import LogSyntaxError
@@ -20,6 +26,7 @@ from rules_engine.rules_text import rule_text
 from rules_engine.timeline import timeline
 
 ENGINE_VERSION: str = rules_engine.__version__
+SCHEMA_FILE = "match-log-v1.json"
 logger = logging.getLogger(__name__)
 
 
@@ -34,17 +41,57 @@ class Unreadable(Exception):
         return f"{self.json_path}: {self.reason}"
 
 
-def log_check_readable(text: str) -> dict[str, Any]:
-    """Parse the log; return its claimed result (may be empty) or raise :class:`Unreadable`."""
+@cache
+def _schema_validator() -> Draft202012Validator:
+    """The engine's own JSON Schema for logs (``rules_engine/schema/``), compiled once."""
+    text = resources.files("rules_engine").joinpath("schema", SCHEMA_FILE).read_text("utf-8")
+    schema = json.loads(text)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def _json_path(parts: Iterable[str | int]) -> str:
+    path = "$"
+    for part in parts:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+def log_schema_check(document: Any) -> None:
+    """Raise :class:`Unreadable` at the most relevant place where the schema refuses the log.
+
+    The engine's parser is lenient in places its schema is not (extra keys, wrong types inside
+    events); checking the schema before any replay keeps "legal" to logs of the published shape.
+    """
+    error = best_match(_schema_validator().iter_errors(document))
+    if error is None:
+        return
+    message = error.message if len(error.message) <= 300 else error.message[:297] + "..."
+    raise Unreadable(_json_path(error.absolute_path), f"does not match the log schema: {message}")
+
+
+@dataclass(frozen=True)
+class ReadableLog:
+    mode: str  # the game mode the log says it records ("versus", ...)
+    claimed: dict[str, Any]  # its claimed result (may be empty)
+
+
+def log_check_readable(text: str) -> ReadableLog:
+    """Parse the log and check it against the schema, or raise :class:`Unreadable`."""
     try:
         log = parse_log(text)
+        document = json.loads(text)
     except LogSyntaxError as exc:
         raise Unreadable(exc.json_path, exc.reason) from None
     except RecursionError:
         raise Unreadable("$", "the document is nested too deeply") from None
     except ValueError as exc:  # e.g. an integer literal of thousands of digits
         raise Unreadable("$", f"not valid JSON: {exc}") from None
-    return {} if log.result is None else log.result.to_json()
+    log_schema_check(document)
+    return ReadableLog(
+        mode=str(document.get("mode", "")),
+        claimed={} if log.result is None else log.result.to_json(),
+    )
 
 
 def log_verdict(text: str) -> dict[str, Any]:
@@ -52,8 +99,20 @@ def log_verdict(text: str) -> dict[str, Any]:
 
     An illegal game or a result mismatch is a verdict, not an exception. An engine bug surfaces as
     a verdict with status ``engine_error`` so that it is stored and shown, never blamed on the
-    player; infrastructure failures (the database, the broker) are not caught here.
+    player; infrastructure failures (the database, the broker) are not caught here. A log the
+    schema refuses is ``unreadable`` before any replay (logs stored before the check existed).
     """
+    try:
+        log_schema_check(json.loads(text))
+    except Unreadable as exc:
+        return {
+            "status": "unreadable",
+            "first_error": {"json_path": exc.json_path, "reason": exc.reason},
+            "final": None, "facts": None, "claimed": None, "events": 0,
+            "engine_version": ENGINE_VERSION, "notes": [],
+        }
+    except (ValueError, RecursionError):
+        pass  # not JSON at all: the replay says where, as it always did
     return replay(text).to_dict()
 
 

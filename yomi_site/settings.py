@@ -148,6 +148,12 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # JSON bodies: nesting depth limited and lone surrogates refused with a 400 (issue 11).
+    "DEFAULT_PARSER_CLASSES": [
+        "matches.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {

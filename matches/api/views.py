@@ -14,13 +14,14 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import selectors, services
+from matches.api.parsers import SafeJSONParser
 from matches.api.serializers import (
     DisputeSerializer,
     MatchDetailSerializer,
@@ -37,6 +38,8 @@ HTTP_STATUS = {
     MatchErrorCode.LOG_UNREADABLE: status.HTTP_400_BAD_REQUEST,
     MatchErrorCode.INVALID_RESULT: status.HTTP_400_BAD_REQUEST,
     MatchErrorCode.REASON_REQUIRED: status.HTTP_400_BAD_REQUEST,
+    MatchErrorCode.LOG_MODE_MISMATCH: status.HTTP_400_BAD_REQUEST,
+    MatchErrorCode.RATE_LIMITED: status.HTTP_429_TOO_MANY_REQUESTS,
 }
 ERRORS = {
     400: OpenApiResponse(MatchErrorSerializer, description="bad input"),
@@ -84,7 +87,7 @@ class MatchLogSubmitApi(MatchServiceApi):
     """Submit a log as JSON (``{"log": {...}}`` or ``{"log_text": "..."}``) or as a file upload
     (multipart field ``log_file``). The same log twice is one submission (200, not 201)."""
 
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    parser_classes = [SafeJSONParser, MultiPartParser, FormParser]
 
     class LogSubmitInputSerializer(serializers.Serializer):
         log = serializers.JSONField(required=False)

@@ -27,8 +27,9 @@ class SubmissionOutcome:
     run: VerificationRun | None  # the verification queued for a new log
 
 
-def log_text_decode(log_bytes: bytes) -> str:
-    """Check the size and encoding and parse the log; raise a MatchError naming what is wrong."""
+def log_text_decode(log_bytes: bytes) -> tuple[str, str]:
+    """Check the size, encoding, parse and schema; return (text, the log's mode) or raise a
+    MatchError naming what is wrong and where."""
     size = len(log_bytes)
     if size > MAX_LOG_BYTES:
         raise MatchError(
@@ -45,14 +46,14 @@ def log_text_decode(log_bytes: bytes) -> str:
             json_path="$", reason="not UTF-8 text",
         ) from None
     try:
-        engine.log_check_readable(text)
+        readable = engine.log_check_readable(text)
     except engine.Unreadable as exc:
         raise MatchError(
             MatchErrorCode.LOG_UNREADABLE,
             f"the log cannot be read at {exc.json_path}: {exc.reason}",
             json_path=exc.json_path, reason=exc.reason,
         ) from None
-    return text
+    return text, readable.mode
 
 
 def match_log_submit(
@@ -64,11 +65,18 @@ def match_log_submit(
     identical log counts as their confirmation (DESIGN.md, flow step 4).
     """
     # Reading happens before any lock or write: a bad log is refused with nothing stored.
-    text = log_text_decode(log_bytes)
+    text, log_mode = log_text_decode(log_bytes)
     sha256 = hashlib.sha256(log_bytes).hexdigest()
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         side = match_authorize_player_or_manager(match, submitted_by, "submit a log")
+        if log_mode != match.mode:
+            raise MatchError(
+                MatchErrorCode.LOG_MODE_MISMATCH,
+                f"the log records a {log_mode} game ($.mode) but this match is "
+                f"{match.get_mode_display()}",
+                json_path="$.mode", log_mode=log_mode, match_mode=match.mode,
+            )
         if match.status == Match.Status.CANCELLED:
             raise MatchError(
                 MatchErrorCode.MATCH_CLOSED,
