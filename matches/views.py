@@ -12,6 +12,7 @@ from matches import engine, selectors, services
 from matches.errors import MatchError
 from matches.forms import LogSubmitForm, ResultOverrideForm
 from matches.models import Match
+from matches.ratelimits import submission_rate_check
 from matches.services.matches import match_user_is_manager
 from matches.verdicts import verdict_view
 
@@ -77,6 +78,12 @@ def match_detail_page(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect(f"/accounts/login/?next={request.path}")
         form = LogSubmitForm(request.POST, request.FILES)
+        try:
+            submission_rate_check(request)
+        except MatchError as error:
+            context = {**_detail_context(request, match), "form": form}
+            messages.error(request, error.message)
+            return render(request, "matches/match_detail.html", context, status=429)
         if form.is_valid():
             try:
                 outcome = services.match_log_submit(

@@ -1,6 +1,6 @@
 """Settings read from the environment (12-factor); README.md lists every variable.
 
-- DEBUG: off unless "1"/"true". SECRET_KEY: required unless DEBUG.
+- DEBUG: off unless "1"/"true". SECRET_KEY: required unless DEBUG (then kept in SECRET_KEY_FILE).
 - ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS: comma-separated; ALLOWED_HOSTS defaults to localhost
   when DEBUG, to nothing otherwise.
 - DATABASE_URL: any dj-database-url URL; default SQLite in the repository (db.sqlite3).
@@ -43,12 +43,41 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", False)
 
+def debug_secret_key(path: Path) -> str:
+    """The development key kept in ``path``, created once, the same for every process.
+
+    A random key per process made each gunicorn worker reject the others' session cookies (a
+    login "dropped" on every other request). The first process writes a new key to a temporary
+    file and links it into place (atomic: one winner); every other one reads the winner's key.
+    """
+    for _ in range(50):
+        try:
+            key = path.read_text().strip()
+        except FileNotFoundError:
+            key = ""
+        if key:
+            return key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(get_random_secret_key() + "\n")
+        tmp.chmod(0o600)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process won: read its key
+        finally:
+            tmp.unlink(missing_ok=True)
+    raise ImproperlyConfigured(f"cannot read or create the development secret key at {path}")
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    # A throwaway key per process: fine for local development, never written anywhere.
-    SECRET_KEY = get_random_secret_key()
+    # Development only: one key for every process, kept beside the code (git-ignored).
+    SECRET_KEY = debug_secret_key(
+        Path(os.environ.get("SECRET_KEY_FILE", "") or BASE_DIR / ".secret_key")
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -66,6 +95,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_ratelimit",
     "health",
     "matches",
     "tournaments",
@@ -216,6 +246,31 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 YOMI_SWEEP_INTERVAL = float(os.environ.get("YOMI_SWEEP_INTERVAL", "60"))
 YOMI_SWEEP_AFTER = int(os.environ.get("YOMI_SWEEP_AFTER", "300"))
 YOMI_SWEEP_LIMIT = int(os.environ.get("YOMI_SWEEP_LIMIT", "500"))
+# Rate limits (django-ratelimit, counted in the cache below): "N/s|m|h|d", empty = no limit.
+# Logins are counted per address and per username tried; log submissions per user and address.
+YOMI_RATE_LIMITS_ENABLED = env_bool("YOMI_RATE_LIMITS_ENABLED", True)
+YOMI_RATE_LIMITS = {
+    "login_ip": os.environ.get("YOMI_RATE_LOGIN_IP", "20/m"),
+    "login_username": os.environ.get("YOMI_RATE_LOGIN_USERNAME", "10/m"),
+    "submit_user": os.environ.get("YOMI_RATE_SUBMIT_USER", "12/m"),
+    "submit_ip": os.environ.get("YOMI_RATE_SUBMIT_IP", "60/m"),
+}
+# The cache: local memory for the embedded default (one process, nothing to install), Redis
+# (shared by every web process) with REDIS_URL. Short timeouts: if Redis is down the limits
+# are skipped (logged), the site keeps answering.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "yomi",
+    } if not REDIS_URL else {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "yomi-cache",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+}
+# django-ratelimit's check wants a shared cache; local memory is shared by the one process the
+# embedded default runs. Its own decorators are not used (matches.ratelimits calls get_usage).
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 # --- end reliability --------------------------------------------------------------------------
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "health.tasks.heartbeat_record_task", "schedule": 300.0},

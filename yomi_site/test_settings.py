@@ -50,6 +50,10 @@ CELERY_RESULT_BACKEND = TEST_REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = True
 
 USES_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+# Rate limits are off unless a test turns them on (tests/yomi_site/test_rate_limits.py); counts
+# live in local memory so that tests never share them through Redis.
+YOMI_RATE_LIMITS_ENABLED = False
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Serve static files through the finders: the suite never runs collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True

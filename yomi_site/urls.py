@@ -13,6 +13,8 @@ urlpatterns = [
          name="character-detail"),
     path("events/", include("tournaments.urls")),
     path("", include("matches.urls")),
+    # before the auth URLs: the same name, with rate limits (issue 11)
+    path("accounts/login/", views.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("tournaments.api.urls")),

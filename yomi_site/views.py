@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from matches.ratelimits import rate_limit_hit
 
 SECTIONS = [
     ("Events", "tournaments:event-list", "Brackets, Swiss, round robin and leagues."),
@@ -17,3 +22,25 @@ SECTIONS = [
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"sections": SECTIONS})
 
+
+
+class RateLimitedLoginView(LoginView):
+    """Django's login page, with every POST counted per address and per username tried.
+
+    Over either limit (``YOMI_RATE_LIMITS`` "login_ip", "login_username") the password is not
+    checked at all: the page answers 429 saying when to try again.
+    """
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        for name, key in (("login_ip", "ip"), ("login_username", "post:username")):
+            limited = rate_limit_hit(request, name=name, key=key)
+            if limited is not None:
+                form = self.get_form_class()(request, data=request.POST)
+                form.cleaned_data = {}  # not validated: the password is never checked
+                form.add_error(None, f"Too many login attempts (limit {limited.rate}); "
+                                     f"try again in {limited.retry_after} seconds.")
+                response = self.render_to_response(self.get_context_data(form=form))
+                response.status_code = 429
+                response["Retry-After"] = str(limited.retry_after)
+                return response
+        return super().post(request, *args, **kwargs)

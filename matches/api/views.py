@@ -31,6 +31,7 @@ from matches.api.serializers import (
 )
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import Match
+from matches.ratelimits import submission_rate_check
 
 HTTP_STATUS = {
     MatchErrorCode.NOT_ALLOWED: status.HTTP_403_FORBIDDEN,
@@ -53,7 +54,12 @@ class MatchServiceApi(APIView):
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, MatchError):
-            return Response(exc.data, status=HTTP_STATUS.get(exc.code, status.HTTP_409_CONFLICT))
+            response = Response(
+                exc.data, status=HTTP_STATUS.get(exc.code, status.HTTP_409_CONFLICT)
+            )
+            if "retry_after" in exc.extra:
+                response["Retry-After"] = str(exc.extra["retry_after"])
+            return response
         return super().handle_exception(exc)
 
     def get_match(self, pk: int) -> Match:
@@ -105,9 +111,12 @@ class MatchLogSubmitApi(MatchServiceApi):
     @extend_schema(
         request=LogSubmitInputSerializer,
         responses={201: SubmissionSerializer, 200: SubmissionSerializer, 413: MatchErrorSerializer,
+                   429: OpenApiResponse(MatchErrorSerializer,
+                                        description="too many submissions (see Retry-After)"),
                    **ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
+        submission_rate_check(request)
         data = self.LogSubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         log_bytes = _log_bytes(data.validated_data)
