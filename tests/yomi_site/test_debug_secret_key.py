@@ -20,7 +20,9 @@ from tests.conftest import REPO_ROOT, _database_url_for_worker
 from tests.matches.factories import UserFactory
 from tests.support.faults import free_port
 
-PRINT_KEY = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+PRINT_KEY = (
+    "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+)
 
 
 def debug_env(key_file: Path) -> dict[str, str]:
