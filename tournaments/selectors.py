@@ -30,8 +30,25 @@ ROUND_ROBIN_TIEBREAKS = (
 )
 
 
-def event_list() -> QuerySet[Event]:
-    return Event.objects.prefetch_related("organizers").order_by("-created_at")
+def events_visible_to(user: Any) -> QuerySet[Event]:
+    """Every event but drafts, which only their organizers (and staff) see.
+
+    A draft is an organizer's work in progress (settings, stages not yet announced): it appears
+    in no list, page or API answer for anyone else, who gets a 404 as for an unknown event. It
+    becomes public when its organizers open registration.
+    """
+    events = Event.objects.all()
+    if getattr(user, "is_staff", False):
+        return events
+    public = ~Q(status=Event.Status.DRAFT)
+    if getattr(user, "is_authenticated", False):
+        own = Event.objects.filter(organizers=user).values("pk")
+        return events.filter(public | Q(pk__in=own))
+    return events.filter(public)
+
+
+def event_list(*, user: Any = None) -> QuerySet[Event]:
+    return events_visible_to(user).prefetch_related("organizers").order_by("-created_at")
 
 
 def event_get(*, slug: str) -> Event:

@@ -34,8 +34,11 @@ from tournaments.services import (
 from tournaments.services.events import TRANSITIONS
 
 
-def _event(slug: str) -> Event:
-    return get_object_or_404(Event.objects.prefetch_related("organizers"), slug=slug)
+def _event(slug: str, user: Any) -> Event:
+    """The event, or 404 (also for a draft the user does not organize: see events_visible_to)."""
+    return get_object_or_404(
+        selectors.events_visible_to(user).prefetch_related("organizers"), slug=slug
+    )
 
 
 def _back(event: Event) -> HttpResponse:
@@ -43,11 +46,11 @@ def _back(event: Event) -> HttpResponse:
 
 
 def event_list_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/event_list.html", {"events": selectors.event_list()})
+    return render(request, "tournaments/event_list.html", {"events": selectors.event_list(user=request.user)})
 
 
 def event_detail_page(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(slug)
+    event = _event(slug, request.user)
     entrants = list(selectors.event_entrants(event))
     is_organizer = event.is_organizer(request.user)
     mine = selectors.entrant_for_user(event, request.user)
@@ -76,7 +79,7 @@ def event_detail_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def event_register(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(slug)
+    event = _event(slug, request.user)
     form = RegisterForm(request.POST, event=event)
     player = Player.objects.filter(user=request.user).first()
     if player is None:
@@ -130,7 +133,7 @@ def entrant_check_in(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def event_status_change(request: HttpRequest, slug: str) -> HttpResponse:
-    event = _event(slug)
+    event = _event(slug, request.user)
     try:
         events.event_status_change(
             event=event, actor=request.user, status=request.POST.get("status", "")
@@ -144,7 +147,10 @@ def event_status_change(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def stage_generate(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    stage = get_object_or_404(Stage.objects.select_related("event"), pk=pk, event__slug=slug)
+    stage = get_object_or_404(
+        Stage.objects.select_related("event"), pk=pk, event__slug=slug,
+        event__in=selectors.events_visible_to(request.user),
+    )
     try:
         generation.stage_generate(stage=stage, actor=request.user)
     except TournamentError as exc:
@@ -157,7 +163,7 @@ def stage_generate(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 def event_seeding_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Preview a seeding (manual numbers or drag, random, by rating), then fix it."""
-    event = _event(slug)
+    event = _event(slug, request.user)
     if not event.is_organizer(request.user):
         raise PermissionDenied("organizers only")
     data = request.POST if request.method == "POST" else request.GET
@@ -202,7 +208,10 @@ def _int(value: Any, *, default: int) -> int:
 
 
 def stage_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    stage = get_object_or_404(Stage.objects.select_related("event"), pk=pk, event__slug=slug)
+    stage = get_object_or_404(
+        Stage.objects.select_related("event"), pk=pk, event__slug=slug,
+        event__in=selectors.events_visible_to(request.user),
+    )
     context: dict[str, Any] = {"event": stage.event, "stage": stage,
                                "is_organizer": stage.event.is_organizer(request.user)}
     if stage.status != Stage.Status.PENDING:
@@ -261,15 +270,15 @@ def _set_box(s: Set, seeds: dict[int, int], set_url: str) -> dict[str, Any]:
     }
 
 
-def _set(slug: str, pk: int) -> Set:
+def _set(slug: str, pk: int, user: Any) -> Set:
     return get_object_or_404(
         Set.objects.select_related("stage__event", "entrant_a", "entrant_b", "winner"),
-        pk=pk, stage__event__slug=slug,
+        pk=pk, stage__event__slug=slug, stage__event__in=selectors.events_visible_to(user),
     )
 
 
 def set_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    s = _set(slug, pk)
+    s = _set(slug, pk, request.user)
     event = s.stage.event
     is_organizer = event.is_organizer(request.user)
     form = SetResultForm(request.POST or None, set=s)
@@ -297,7 +306,7 @@ def set_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 def event_verification_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Re-verify every match log of the event (after a confirmation), and watch the progress."""
-    event = _event(slug)
+    event = _event(slug, request.user)
     if not event.is_organizer(request.user):
         raise PermissionDenied("organizers only")
     if request.method == "POST":
@@ -320,7 +329,7 @@ def event_verification_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def set_match_open_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Start (or return to) the match for the set's next game, then submit its log there."""
-    s = _set(slug, pk)
+    s = _set(slug, pk, request.user)
     try:
         match = set_matches.set_match_open(set=s, actor=request.user)
     except TournamentError as exc:
@@ -332,7 +341,7 @@ def set_match_open_view(request: HttpRequest, slug: str, pk: int) -> HttpRespons
 @login_required
 def set_correct_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Correct a finished set: the first POST shows what will change, the second confirms."""
-    s = _set(slug, pk)
+    s = _set(slug, pk, request.user)
     event = s.stage.event
     if not event.is_organizer(request.user):
         raise PermissionDenied("organizers only")

@@ -149,7 +149,7 @@ class EventListApi(generics.ListAPIView):
     queryset = Event.objects.none()
 
     def get_queryset(self) -> QuerySet[Event]:
-        return selectors.event_list()
+        return selectors.event_list(user=self.request.user)
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, TournamentError):
@@ -172,7 +172,10 @@ class EventDetailApi(generics.RetrieveAPIView):
 
     serializer_class = EventSerializer
     lookup_field = "slug"
-    queryset = Event.objects.all()
+    queryset = Event.objects.none()
+
+    def get_queryset(self) -> QuerySet[Event]:
+        return selectors.events_visible_to(self.request.user)
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, TournamentError):
@@ -238,7 +241,12 @@ class EntrantListApi(generics.ListAPIView):
 
     serializer_class = EntrantSerializer
     filterset_class = EntrantFilter
-    queryset = Entrant.objects.prefetch_related("members__player").select_related("event")
+    queryset = Entrant.objects.none()
+
+    def get_queryset(self) -> QuerySet[Entrant]:
+        return Entrant.objects.prefetch_related("members__player").select_related("event").filter(
+            event__in=selectors.events_visible_to(self.request.user)
+        )
 
 
 class EntrantRegisterApi(ServiceApi):
@@ -361,14 +369,24 @@ class StageListApi(generics.ListAPIView):
 
     serializer_class = StageSerializer
     filterset_class = StageFilter
-    queryset = Stage.objects.select_related("event").order_by("event", "order")
+    queryset = Stage.objects.none()
+
+    def get_queryset(self) -> QuerySet[Stage]:
+        return Stage.objects.select_related("event").order_by("event", "order").filter(
+            event__in=selectors.events_visible_to(self.request.user)
+        )
 
 
 class StageDetailApi(generics.RetrieveAPIView):
     """One stage. PATCH configures it (organizers only, until it is generated)."""
 
     serializer_class = StageSerializer
-    queryset = Stage.objects.select_related("event")
+    queryset = Stage.objects.none()
+
+    def get_queryset(self) -> QuerySet[Stage]:
+        return Stage.objects.select_related("event").filter(
+            event__in=selectors.events_visible_to(self.request.user)
+        )
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, TournamentError):
@@ -396,7 +414,9 @@ class StageGenerateApi(ServiceApi):
 class StageStandingsApi(APIView):
     @extend_schema(responses={200: StandingsSerializer})
     def get(self, request: Request, pk: int) -> Response:
-        stage = get_object_or_404(Stage, pk=pk)
+        stage = get_object_or_404(
+            Stage, pk=pk, event__in=selectors.events_visible_to(request.user)
+        )
         return Response(StandingsSerializer(selectors.stage_standings(stage)).data)
 
 
@@ -408,14 +428,22 @@ class SetListApi(generics.ListAPIView):
 
     serializer_class = SetSerializer
     filterset_class = SetFilter
-    queryset = Set.objects.select_related("entrant_a", "entrant_b").order_by(
-        "stage", "bracket", "round", "position"
-    )
+    queryset = Set.objects.none()
+
+    def get_queryset(self) -> QuerySet[Set]:
+        return Set.objects.select_related("entrant_a", "entrant_b").order_by(
+            "stage", "bracket", "round", "position"
+        ).filter(stage__event__in=selectors.events_visible_to(self.request.user))
 
 
 class SetDetailApi(generics.RetrieveAPIView):
     serializer_class = SetDetailSerializer
-    queryset = Set.objects.select_related("entrant_a", "entrant_b").prefetch_related("games")
+    queryset = Set.objects.none()
+
+    def get_queryset(self) -> QuerySet[Set]:
+        return Set.objects.select_related("entrant_a", "entrant_b").prefetch_related(
+            "games"
+        ).filter(stage__event__in=selectors.events_visible_to(self.request.user))
 
 
 class GameInputSerializer(serializers.Serializer):

@@ -44,15 +44,19 @@ def test_event_detail_shows_entrants_and_registration(event):
 
 
 def test_register_error_is_a_message_not_a_500(event):
-    event.status = Event.Status.DRAFT
+    event.status = Event.Status.RUNNING
     event.save()
     player = PlayerFactory()
     client = Client()
     client.force_login(player.user)
     response = client.post(f"/events/{event.slug}/register/", follow=True)
     assert response.status_code == 200
-    assert "registration for" in response.content.decode()
+    assert "has started: entrants can no longer change" in response.content.decode()
     assert Entrant.objects.count() == 0
+    # a draft is not shown to players at all (tests/tournaments/api/test_drafts.py)
+    event.status = Event.Status.DRAFT
+    event.save()
+    assert client.post(f"/events/{event.slug}/register/").status_code == 404
 
 
 def test_check_in_page_flow(event):
