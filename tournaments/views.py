@@ -46,7 +46,8 @@ def _back(event: Event) -> HttpResponse:
 
 
 def event_list_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/event_list.html", {"events": selectors.event_list(user=request.user)})
+    events = selectors.event_list(user=request.user)
+    return render(request, "tournaments/event_list.html", {"events": events})
 
 
 def event_detail_page(request: HttpRequest, slug: str) -> HttpResponse:
