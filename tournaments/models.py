@@ -108,6 +108,8 @@ class Entrant(models.Model):
     """A place in the event: one player or a team with its roster (see ``EntrantMember``)."""
 
     class Status(models.TextChoices):
+        # A team registered by one of its players: the others have not all accepted yet.
+        INVITED = "invited", "Waiting for teammates to accept"
         REGISTERED = "registered", "Registered"
         WAITLISTED = "waitlisted", "Waitlisted"
         WITHDRAWN = "withdrawn", "Withdrawn"
@@ -150,6 +152,9 @@ class EntrantMember(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     order = models.PositiveSmallIntegerField(default=0)
     character = models.CharField(max_length=32, blank=True)
+    # False: invited by a teammate and not yet accepted (the player's consent is required; an
+    # organizer's registration needs none). Only accepted places count as taken.
+    is_accepted = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["entrant", "order"]

@@ -61,14 +61,25 @@ def event_entrants(event: Event) -> QuerySet[Entrant]:
     ).order_by("seed", "registered_at", "id")
 
 
+def entrant_invitations_for_user(event: Event, user: Any) -> list[Entrant]:
+    """Teams of the event waiting for this user to accept (or decline) their place."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(event.entrants.filter(
+        status=Entrant.Status.INVITED, members__player__user=user, members__is_accepted=False,
+    ).order_by("registered_at", "id"))
+
+
 def entrant_for_user(event: Event, user: Any) -> Entrant | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return (
         event.entrants.filter(
             members__player__user=user,
+            members__is_accepted=True,
             status__in=(
-                Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED, Entrant.Status.DISQUALIFIED
+                Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED, Entrant.Status.DISQUALIFIED,
+                Entrant.Status.INVITED,
             ),
         )
         .order_by("-id")

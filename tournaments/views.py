@@ -67,6 +67,7 @@ def event_detail_page(request: HttpRequest, slug: str) -> HttpResponse:
             Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED)],
         "is_organizer": is_organizer,
         "mine": mine,
+        "invitations": selectors.entrant_invitations_for_user(event, request.user),
         "has_player": hasattr(request.user, "player") if request.user.is_authenticated else False,
         "register_form": RegisterForm(event=event),
         "check_in_open": registration.check_in_is_open(event),
@@ -102,9 +103,29 @@ def event_register(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         if entrant.status == Entrant.Status.WAITLISTED:
             messages.warning(request, "The event is full: you are on the waitlist.")
+        elif entrant.status == Entrant.Status.INVITED:
+            messages.info(request, f"{entrant.name} is registered once your teammates accept.")
         else:
             messages.success(request, f"{entrant.name} is registered.")
     return _back(event)
+
+
+@login_required
+@require_POST
+def entrant_invitation_answer(
+    request: HttpRequest, slug: str, pk: int, answer: str
+) -> HttpResponse:
+    """The invited player accepts or declines their place on a team's roster."""
+    entrant = get_object_or_404(Entrant, pk=pk, event__slug=slug)
+    service = (registration.entrant_invitation_accept if answer == "accept"
+               else registration.entrant_invitation_decline)
+    try:
+        entrant = service(entrant=entrant, actor=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, f"{entrant.name}: {entrant.get_status_display().lower()}.")
+    return _back(entrant.event)
 
 
 @login_required

@@ -48,7 +48,7 @@ class EntrantMemberSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = EntrantMember
-        fields = ["player", "order", "character"]
+        fields = ["player", "order", "character", "is_accepted"]
 
 
 class EntrantSerializer(serializers.ModelSerializer):

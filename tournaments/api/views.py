@@ -298,6 +298,26 @@ class EntrantWithdrawApi(ServiceApi):
         return Response(EntrantSerializer(entrant).data)
 
 
+class EntrantInvitationAcceptApi(ServiceApi):
+    """The invited player accepts their place on a team; it is registered once all accepted."""
+
+    @extend_schema(request=None, responses={200: EntrantSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        entrant = get_object_or_404(Entrant, pk=pk)
+        entrant = registration.entrant_invitation_accept(entrant=entrant, actor=request.user)
+        return Response(EntrantSerializer(entrant).data)
+
+
+class EntrantInvitationDeclineApi(ServiceApi):
+    """The invited player declines: the team is not registered."""
+
+    @extend_schema(request=None, responses={200: EntrantSerializer, **ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        entrant = get_object_or_404(Entrant, pk=pk)
+        entrant = registration.entrant_invitation_decline(entrant=entrant, actor=request.user)
+        return Response(EntrantSerializer(entrant).data)
+
+
 class EntrantCheckInApi(ServiceApi):
     @extend_schema(request=None, responses={200: EntrantSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:

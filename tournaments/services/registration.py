@@ -45,8 +45,11 @@ def entrant_register(
 ) -> Entrant:
     """Register a player or a team.
 
-    A player registers an entrant they are on (a solo entrant, or their team's roster);
-    organizers may register any roster. Past the cap, the entrant joins the waitlist.
+    A player registers an entrant they are on (a solo entrant, or their team's roster); every
+    other player named is *invited* and must accept (``entrant_invitation_accept``) before the
+    team is registered: nobody is put on a roster, and so kept from registering elsewhere,
+    without their consent. Organizers may register any roster at once. Past the cap, the entrant
+    joins the waitlist (when it is registered, for an invited team).
     """
     event = lock_event(event)
     is_organizer = event.is_organizer(actor)
@@ -79,30 +82,102 @@ def entrant_register(
     if characters and len(characters) != len(players):
         raise TournamentError(TournamentErrorCode.LINEUP, "name one character per player or none")
     taken = EntrantMember.objects.filter(
-        event=event, player__in=players,
-        entrant__status__in=(Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED),
+        event=event, player__in=players, is_accepted=True,
+        entrant__status__in=(
+            Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED, Entrant.Status.INVITED
+        ),
     ).select_related("player")
     if taken:
         names = ", ".join(sorted(m.player.display_name for m in taken))
         raise TournamentError(
             TournamentErrorCode.ALREADY_REGISTERED, f"already registered for {event.name}: {names}"
         )
+    _invitations_settle(event, players, actor)
     # Withdrawn entries of these players give their roster places back.
     EntrantMember.objects.filter(event=event, player__in=players).delete()
-    full = event.max_entrants is not None and _registered_count(event) >= event.max_entrants
+    invited = [] if is_organizer else [p for p in players if p.user_id != actor.pk]
     entrant = Entrant.objects.create(
         event=event,
         name=name.strip() or " / ".join(p.display_name for p in players),
-        status=Entrant.Status.WAITLISTED if full else Entrant.Status.REGISTERED,
+        status=Entrant.Status.INVITED if invited else _registered_status(event),
         lineup=lineup,
     )
     EntrantMember.objects.bulk_create(
         EntrantMember(
             entrant=entrant, event=event, player=p, order=i,
-            character=characters[i] if characters else "",
+            character=characters[i] if characters else "", is_accepted=p not in invited,
         )
         for i, p in enumerate(players)
     )
+    return entrant
+
+
+def _registered_status(event: Event) -> str:
+    full = event.max_entrants is not None and _registered_count(event) >= event.max_entrants
+    return Entrant.Status.WAITLISTED if full else Entrant.Status.REGISTERED
+
+
+def _invitations_settle(event: Event, players: Sequence[Player], actor: Any) -> None:
+    """Pending invitations of ``players``: the actor's own are declined by registering anew; a
+    teammate's pending invitation elsewhere must be answered by them first."""
+    pending = EntrantMember.objects.filter(
+        event=event, player__in=players, is_accepted=False, entrant__status=Entrant.Status.INVITED,
+    ).select_related("player", "entrant")
+    for member in pending:
+        if member.player.user_id == actor.pk:
+            _invitation_decline(member.entrant)
+        else:
+            raise TournamentError(
+                TournamentErrorCode.ALREADY_REGISTERED,
+                f"{member.player.display_name} has an invitation from {member.entrant.name} to "
+                "answer first (accept or decline it)",
+            )
+
+
+def _invitation_decline(entrant: Entrant) -> None:
+    entrant.status = Entrant.Status.WITHDRAWN
+    entrant.save(update_fields=["status"])
+
+
+def _own_invitation(entrant: Entrant, actor: Any) -> EntrantMember:
+    member = (
+        entrant.members.filter(player__user_id=getattr(actor, "pk", None), is_accepted=False)
+        .select_related("player").first()
+    )
+    if member is None or entrant.status != Entrant.Status.INVITED:
+        raise TournamentError(
+            TournamentErrorCode.NOT_YOUR_ENTRANT,
+            f"you have no pending invitation to {entrant.name}",
+        )
+    return member
+
+
+@transaction.atomic
+def entrant_invitation_accept(*, entrant: Entrant, actor: Any) -> Entrant:
+    """The invited player accepts their place; the team is registered once all have accepted."""
+    event = lock_event(entrant.event)
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    member = _own_invitation(entrant, actor)
+    _refuse_if_started(event)
+    if event.status not in OPEN_FOR_REGISTRATION:
+        raise TournamentError(
+            TournamentErrorCode.REGISTRATION_CLOSED, f"registration for {event.name} is not open"
+        )
+    member.is_accepted = True
+    member.save(update_fields=["is_accepted"])
+    if not entrant.members.filter(is_accepted=False).exists():
+        entrant.status = _registered_status(event)
+        entrant.save(update_fields=["status"])
+    return entrant
+
+
+@transaction.atomic
+def entrant_invitation_decline(*, entrant: Entrant, actor: Any) -> Entrant:
+    """The invited player declines: the team is not registered (it may register again)."""
+    lock_event(entrant.event)
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    _own_invitation(entrant, actor)
+    _invitation_decline(entrant)
     return entrant
 
 
@@ -128,7 +203,9 @@ def entrant_withdraw(*, entrant: Entrant, actor: Any) -> list[Entrant]:
     event = lock_event(entrant.event)
     _refuse_if_started(event)
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
-    if entrant.status not in (Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED):
+    if entrant.status not in (
+        Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED, Entrant.Status.INVITED
+    ):
         raise TournamentError(TournamentErrorCode.INVALID, f"{entrant.name} is not registered")
     entrant.status = Entrant.Status.WITHDRAWN
     entrant.seed = None
