@@ -46,6 +46,7 @@ from rest_framework.authtoken.models import Token
 
 from matches.models import AuditEntry, Match, MatchLog, Player, VerificationRun
 from rules_engine.selfplay import play_game
+from tournaments.errors import TournamentError
 from tournaments.models import Entrant, EntrantMember, Event, Game, Set, SetMatch, Stage
 from tournaments.services.generation import stage_generate
 from tournaments.services.set_matches import set_match_open
@@ -223,15 +224,17 @@ class Command(BaseCommand):
         logs = self._logs(rng)
         stats = Stats()
         procs = Processes(options["redis_port"], env, log_dir)
+        if procs.redis_answers():
+            raise CommandError(f"something already answers on port {options['redis_port']}")
         procs.redis_start()
+        stop = threading.Event()
+        chaos = threading.Thread(target=self._chaos, args=(procs, stats, stop, rng, options))
         try:
             for _ in range(options["workers"]):
                 procs.worker_start()
             procs.start_web_and_beat(port)
             self._wait_web(base)
-            stop = threading.Event()
             started = time.monotonic()
-            chaos = threading.Thread(target=self._chaos, args=(procs, stats, stop, rng, options))
             chaos.start()
             self._play(logs, base, stats, stop, duration, options["players"])
             stop.set()
@@ -243,6 +246,9 @@ class Command(BaseCommand):
             load_seconds = time.monotonic() - started
             drained = self._drain(stats, drain)
         finally:
+            stop.set()  # also on an error: the chaos thread must not start anything afterwards
+            if chaos.is_alive():
+                chaos.join()
             procs.stop_all()
         self._report(stats, load_seconds, drained)
 
@@ -335,7 +341,10 @@ class Command(BaseCommand):
                 self.tokens.update(tokens)
             for s in Set.objects.filter(stage__event=event, status=Set.Status.READY):
                 if not SetMatch.objects.filter(set=s, is_recorded=False).exists():
-                    match = set_match_open(set=s, actor=event.organizers.first())
+                    try:
+                        match = set_match_open(set=s, actor=event.organizers.first())
+                    except TournamentError:
+                        continue  # finished meanwhile (its game was just recorded)
                     with lock:
                         work.append(match)
             time.sleep(0.5)
