@@ -271,6 +271,8 @@ CACHES = {
 # django-ratelimit's check wants a shared cache; local memory is shared by the one process the
 # embedded default runs. Its own decorators are not used (matches.ratelimits calls get_usage).
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+# Incoming JSON bodies nested deeper than this are refused with a 400 (matches.api.parsers).
+YOMI_JSON_MAX_DEPTH = int(os.environ.get("YOMI_JSON_MAX_DEPTH", "64"))
 # --- end reliability --------------------------------------------------------------------------
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "health.tasks.heartbeat_record_task", "schedule": 300.0},
