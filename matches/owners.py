@@ -5,6 +5,7 @@ Matches never import their owners (DESIGN.md: one-way dependencies). An owner re
 
 - who manages the match *now* (an event's current organizers, not a copy taken when the match was
   created, so an organizer removed from the event loses the power at once and one added gains it);
+- which of its rows to lock first when an override starts (the same order as its own flows);
 - whether an organizer's override can be applied where the result goes (the event's set); the
   owner applies it inside the override's transaction or refuses it with a ``MatchError``, so an
   override either takes effect or answers a clear 4xx, never a silent 200 that changes nothing.
@@ -20,6 +21,14 @@ from matches.models import Match
 class MatchOwner(Protocol):
     def user_is_manager(self, match: Match, user: Any) -> bool | None:
         """True/False for a match this owner holds; None for a match it does not own."""
+
+    def result_override_lock(self, match: Match) -> None:
+        """Lock what the override will write to, before the match row is locked.
+
+        The owner's own flows lock their rows first and the match second (a set's report cancels
+        its open match); taking the same order here keeps an override racing them from
+        deadlocking.
+        """
 
     def result_override_apply(self, match: Match, actor: Any) -> None:
         """Apply the overridden (saved, locked) result now, or raise ``MatchError`` to refuse."""

@@ -7,11 +7,9 @@ path), 403 not allowed, 409 refused in the current state, 413 a log over 2 MB.
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 import django_filters
-from django.db import InterfaceError, InternalError, OperationalError
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -31,11 +29,10 @@ from matches.api.serializers import (
     MatchSerializer,
     SubmissionSerializer,
 )
+from matches.api.unavailable import database_unavailable_response
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import Match
 from matches.ratelimits import submission_rate_check
-
-logger = logging.getLogger(__name__)
 
 HTTP_STATUS = {
     MatchErrorCode.NOT_ALLOWED: status.HTTP_403_FORBIDDEN,
@@ -64,16 +61,9 @@ class MatchServiceApi(APIView):
             if "retry_after" in exc.extra:
                 response["Retry-After"] = str(exc.extra["retry_after"])
             return response
-        if isinstance(exc, OperationalError | InterfaceError | InternalError):
-            # The database is down or refuses writes (a failover, a read-only replica): nothing
-            # was committed, and the same request can simply be sent again.
-            logger.warning("database unavailable for %s", self.request.path, exc_info=True)
-            return Response(
-                {"code": "unavailable",
-                 "message": "the database cannot take writes right now; nothing was stored, "
-                            "send the same request again in a moment"},
-                status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "30"},
-            )
+        unavailable = database_unavailable_response(exc, self.request.path)
+        if unavailable is not None:
+            return unavailable
         return super().handle_exception(exc)
 
     def get_match(self, pk: int) -> Match:

@@ -261,6 +261,8 @@ def match_result_override(
             MatchErrorCode.INVALID_RESULT, "give either the winning side (1 or 2) or a draw"
         )
     with transaction.atomic():
+        for owner in owners():
+            owner.result_override_lock(match)
         match = Match.objects.select_for_update().get(pk=match.pk)
         match_authorize_manager(match, actor, "override a result")
         if log is not None and log.match_id != match.pk:

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.api.unavailable import database_unavailable_response
 from matches.models import Player
 from tournaments import selectors
 from tournaments.api.serializers import (
@@ -73,6 +74,9 @@ class ServiceApi(APIView):
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, TournamentError):
             return error_response(exc)
+        unavailable = database_unavailable_response(exc, self.request.path)
+        if unavailable is not None:
+            return unavailable
         return super().handle_exception(exc)
 
 

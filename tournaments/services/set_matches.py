@@ -21,6 +21,7 @@ from rules_engine.cards import characters as engine_characters
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.models import EntrantMember, Event, Game, Set, SetMatch, SetResultChange
 from tournaments.services.advancement import GameInput, set_game_record, set_game_winner_change
+from tournaments.services.common import lock_stage
 
 logger = logging.getLogger(__name__)
 
@@ -205,6 +206,11 @@ class SetMatchOwner:
         if event is None:
             return None
         return event.is_organizer(user)  # the event's organizers now, not when it opened
+
+    def result_override_lock(self, match: Match) -> None:
+        link = SetMatch.objects.select_related("set__stage").filter(match=match).first()
+        if link is not None:
+            lock_stage(link.set.stage)  # stage, then match: the order reports and corrections use
 
     def result_override_apply(self, match: Match, actor: Any) -> None:
         if not SetMatch.objects.filter(match=match).exists():
