@@ -117,3 +117,16 @@ def test_the_embedded_default_counts_in_local_memory_without_redis() -> None:
         cwd=REPO_ROOT, env=env, capture_output=True, text=True, check=True,
     ).stdout.split()
     assert out == ["django.core.cache.backends.locmem.LocMemCache", "True"]
+
+
+def test_the_match_page_form_is_limited_too(limits) -> None:
+    match = versus_match()
+    client = Client(REMOTE_ADDR="10.0.4.1")
+    client.force_login(side_user(match, 1))
+    logs = distinct_logs(4)
+    for text in logs[:3]:
+        assert client.post(f"/matches/{match.pk}/", {"log_text": text}).status_code == 302
+    refused = client.post(f"/matches/{match.pk}/", {"log_text": logs[3]})
+    assert refused.status_code == 429
+    assert "submitted logs too often (limit 3/m)" in refused.content.decode()
+    assert MatchLog.objects.filter(match=match).count() == 3

@@ -134,3 +134,17 @@ def test_the_sweeper_resends_an_owed_result_callback_until_it_ran(
     assert Match.objects.get(pk=match.pk).result_callback_pending_since is None
     assert stale_work_requeue(now=timezone.now() + timedelta(hours=1)).callbacks == []
     assert calls == [match.pk]
+
+
+def test_celery_beat_runs_the_sweeper_and_its_task_is_registered() -> None:
+    from django.conf import settings
+
+    from yomi_site.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["stale-work-requeue"]
+    assert entry["task"] == "matches.tasks.stale_work_requeue_task"
+    assert entry["schedule"] == settings.YOMI_SWEEP_INTERVAL == 60
+    app.loader.import_default_modules()
+    assert entry["task"] in app.tasks
+    # redelivery of a dead worker's task is sized in minutes, not an hour
+    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 600

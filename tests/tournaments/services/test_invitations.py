@@ -95,3 +95,19 @@ def test_invited_teams_are_left_out_of_the_bracket(tag_event, organizer) -> None
     stage_generate(stage=stage, actor=organizer)
     assert not stage.entries.filter(entrant=pending).exists()
     assert stage.entries.count() == 2
+
+
+def test_the_event_page_shows_the_invitation_with_accept_and_decline(tag_event) -> None:
+    from django.test import Client
+
+    captain, invitee = PlayerFactory(), PlayerFactory()
+    team = entrant_register(event=tag_event, actor=captain.user, players=[captain, invitee])
+    client = Client()
+    client.force_login(invitee.user)
+    page = client.get(f"/events/{tag_event.slug}/").content.decode()
+    assert f"{team.name} invites you to its roster." in page
+    response = client.post(f"/events/{tag_event.slug}/entrants/{team.pk}/accept/", follow=True)
+    assert response.status_code == 200
+    team.refresh_from_db()
+    assert team.status == Entrant.Status.REGISTERED
+    assert "invites you" not in response.content.decode()
