@@ -61,17 +61,18 @@ def _endorsing_sides(log_ids: list[int]) -> dict[int, set[int | None]]:
 def _clashing_pair(
     legal: list[MatchLog], sides_of: dict[int, set[int | None]]
 ) -> tuple[MatchLog, MatchLog] | None:
-    """Two different legal logs vouched for by different parties, oldest first; else None.
+    """Two different legal logs vouched for by different parties, older first; else None.
 
     A dispute needs two parties who disagree: one side sending two different logs (or the same
     organizer twice) only replaces its own claim (the newest one waits for the other side), so a
-    player cannot force a dispute in their own match alone.
+    player cannot force a dispute in their own match alone. Each party's newest claim counts:
+    ``legal`` is in submission order, so the pairs are searched from the newest log back.
     """
-    for i, first in enumerate(legal):
-        for second in legal[i + 1:]:
-            parties = sides_of[first.pk] | sides_of[second.pk]
-            if len(parties) >= 2:
-                return first, second
+    newest_first = legal[::-1]
+    for i, later in enumerate(newest_first):
+        for earlier in newest_first[i + 1:]:
+            if len(sides_of[later.pk] | sides_of[earlier.pk]) >= 2:
+                return earlier, later
     return None
 
 

@@ -206,9 +206,13 @@ def test_one_player_sending_two_different_legal_logs_cannot_force_a_dispute(
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED
     assert match.winner_side == 2
-    # while two different logs from the two sides still open a dispute
+    # while different logs from the two sides still open a dispute, between their newest claims
+    third = self_play_log_won_by("P1", p1="jaina", p2="grave")
     other = versus_match()
     with django_capture_on_commit_callbacks(execute=True):
         match_log_submit(match=other, submitted_by=side_user(other, 1), log_bytes=first.encode())
+        match_log_submit(match=other, submitted_by=side_user(other, 1), log_bytes=third.encode())
         match_log_submit(match=other, submitted_by=side_user(other, 2), log_bytes=second.encode())
     assert Match.objects.get(pk=other.pk).status == Match.Status.DISPUTED
+    dispute = Dispute.objects.get(match=other)
+    assert (dispute.log_a.text, dispute.log_b.text) == (third, second)
