@@ -85,7 +85,7 @@ def _characters(match: Match) -> tuple[list[str], list[str]]:
 
 
 def _rosters_fit(match: Match, s: Set) -> bool:
-    """Are the match's two sides exactly the set's current entrants' rosters, in order?"""
+    """Are side 1 and side 2 of the match exactly the rosters of entrant a and entrant b now?"""
     sides: dict[int, set[int]] = {1: set(), 2: set()}
     for side, player_id in match.sides.values_list("side", "player_id"):
         sides[side].add(player_id)
