@@ -21,6 +21,7 @@ from rules_engine.characters import abilities_implemented
 from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
 from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, MatchLog, parse_log
+from rules_engine.types import PlayerId
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,7 @@ class Verdict:
 def _final(game: Game) -> dict[str, Any]:
     assert game.outcome is not None
     return {
-        "life": {"P1": game.life[0], "P2": game.life[1]},
+        "life": {ps.player.name: ps.life for ps in game.players},
         "winner": None if game.outcome.winner is None else game.outcome.winner.name,
         "how": game.outcome.termination.value,
         "turns": game.turn,
@@ -94,7 +95,7 @@ def _matches(claim: ClaimedResult, final: dict[str, Any]) -> bool:
     if claim.turns is not None and claim.turns != final["turns"]:
         return False
     return claim.life is None or (
-        claim.life == (final["life"]["P1"], final["life"]["P2"]))
+        claim.life == tuple(final["life"][seat.name] for seat in PlayerId))
 
 
 def new_game_for(log: MatchLog) -> Game:
