@@ -23,10 +23,9 @@ from rules_engine.actions import Action
 from rules_engine.cards import Card
 from rules_engine.modifiers import Modifier
 from rules_engine.ruleset import Ruleset
-from rules_engine.state import ComboEntry, Decision, PlayerState, Zone
+from rules_engine.state import ComboEntry, Decision, PlayerState, Step, Zone
 from rules_engine.types import PlayerId
 
-Step = Generator[Decision, tuple[PlayerId, Action], None]
 Asked = Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]
 Countered = Generator[Decision, tuple[PlayerId, Action], bool]
 

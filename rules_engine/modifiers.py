@@ -63,6 +63,7 @@ MOVE_ALLOWED: Kind[RuleViolation | None] = Kind(
     "move_allowed", "(Move, step): why it may not be played now, or None (GEN-1)")
 POWER_UP_WITH: Kind[bool] = Kind("power_up_with", "a Card in hand at P2 (PU-2)")
 HAND_LIMIT: Kind[int] = Kind("hand_limit", "None; the K2 hand limit (HL-2)")
+DRAW_COUNT: Kind[int] = Kind("draw_count", "the step (T2); cards drawn in the draw phase")
 
 
 @dataclass(frozen=True, slots=True)

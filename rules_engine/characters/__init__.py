@@ -40,11 +40,11 @@ from rules_engine.cards import Character
 from rules_engine.errors import RuleViolation
 
 if TYPE_CHECKING:
-    from rules_engine.abilities import AbilityContext, Step
+    from rules_engine.abilities import AbilityContext
     from rules_engine.combat import CombatResult
     from rules_engine.journal import Event
     from rules_engine.modifiers import Modifier
-    from rules_engine.state import Decision, PlayerState
+    from rules_engine.state import Decision, PlayerState, Step
     from rules_engine.types import PlayerId
 
 

@@ -24,9 +24,9 @@ from rules_engine.ruleset import JokerMirror
 from rules_engine.state import Zone
 
 if TYPE_CHECKING:
-    from rules_engine.abilities import AbilityContext, Step
+    from rules_engine.abilities import AbilityContext
     from rules_engine.journal import Event
-    from rules_engine.state import Decision, PlayerState
+    from rules_engine.state import Decision, PlayerState, Step
     from rules_engine.types import PlayerId
 
 INNATE = "Knowing the Opponent"

@@ -29,8 +29,8 @@ from rules_engine.modifiers import MOVE_ALLOWED, POWER_UP_WITH, Expiry, Modifier
 from rules_engine.state import Zone
 
 if TYPE_CHECKING:
-    from rules_engine.abilities import AbilityContext, Step
-    from rules_engine.state import PlayerState
+    from rules_engine.abilities import AbilityContext
+    from rules_engine.state import PlayerState, Step
     from rules_engine.types import PlayerId
 
 BURNING_VIGOR = "Burning Vigor"

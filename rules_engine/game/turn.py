@@ -39,7 +39,7 @@ from rules_engine.errors import (
 from rules_engine.game.combat import CombatSteps
 from rules_engine.game.core import OPENING_HAND, GameOver
 from rules_engine.game.views import Views
-from rules_engine.modifiers import Expiry
+from rules_engine.modifiers import DRAW_COUNT, Expiry
 from rules_engine.ruleset import (
     InitiativeTie,
     Jokers,
@@ -127,7 +127,8 @@ class Game(CombatSteps, Views):
         # T2: draw phase, skipped on turn 1.
         if self.turn > 1:
             for ps in self.order():
-                yield from self._draw(ps, "T2")
+                # T2: one card, unless card text changes the count (DRAW_COUNT)
+                yield from self._draw(ps, "T2", self.modifiers.fold(DRAW_COUNT, ps, "T2", 1))
             if self.timeout_triggered:
                 self._score_by_life(Termination.TIMEOUT)  # END-6: after every player drew
             # T3: draw-phase window (WIN-DRAW), not on turn 1.
