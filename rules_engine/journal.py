@@ -9,7 +9,9 @@ Responsibility: one record that every reader shares. The game appends to it at t
 thing happens; character modules react to it through ``CharacterRules.on_event`` (the game
 delivers each event to every seat's rules, in initiative order, at that same step); the
 verdict's facts (:meth:`Game.facts`) and the timeline (:mod:`rules_engine.timeline`) count it,
-so nothing is derived twice. Events are small frozen values stamped with the turn and step.
+so nothing is derived twice. Events are small values stamped with the turn and step; once
+recorded they are never changed (they are not declared frozen only because a frozen dataclass
+is four times slower to build, and a game records hundreds of them).
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from rules_engine.types import PlayerId
 
 DAMAGE_KINDS = ("combat", "block", "ability")
 JOKER_USES = ("gold_burst", "rewind", "power_up_set", "pump")
+# the facts' documented order of the Joker counts
+JOKER_KEYS = ("gold_burst", "rewind", "rewind_prevented_damage", "power_up_set", "pump")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """Something that happened at ``turn``/``step``."""
 
@@ -33,7 +37,7 @@ class Event:
     step: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Hit(Event):
     """GL-HIT: ``by``'s combat card or combo move hit ``seat`` (``combo``: a C10 move)."""
 
@@ -42,7 +46,7 @@ class Hit(Event):
     combo: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Thrown(Event):
     """AR-THR-2: ``by``'s throw hit ``seat``."""
 
@@ -50,7 +54,7 @@ class Thrown(Event):
     by: PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Blocked(Event):
     """C8b: ``blocker``'s block beat ``attacker``'s attack (after the block draw)."""
 
@@ -58,7 +62,7 @@ class Blocked(Event):
     attacker: PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Knockdown(Event):
     """KD-1 / KD-6: ``by`` knocked ``seat`` down (it applies next turn)."""
 
@@ -66,7 +70,7 @@ class Knockdown(Event):
     by: PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DamageDealt(Event):
     """GL-DAMAGE: ``target`` lost ``amount`` life to ``source`` (``kind``: combat, block or
     ability; a negative amount is damage undone, CF-06's Rewind of the combat card's damage)."""
@@ -77,14 +81,14 @@ class DamageDealt(Event):
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Drew(Event):
     """``seat`` drew one card (S-5, T2, C7, C8b, C11 or card text)."""
 
     seat: PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Healed(Event):
     """GEN-8: ``seat`` gained ``amount`` life (after the cap)."""
 
@@ -92,7 +96,7 @@ class Healed(Event):
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class JokerUsed(Event):
     """``seat`` used a Joker: ``use`` is gold_burst (a hitting Gold Burst), rewind (with the
     damage it ``prevented``, RW-6), power_up_set (PU-2) or pump (PM-1)."""
@@ -102,14 +106,14 @@ class JokerUsed(Event):
     prevented: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Bluffed(Event):
     """RW-6: ``seat``'s face-down card was revealed as a bluff (not a Joker)."""
 
     seat: PlayerId
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ComboEnded(Event):
     """A finished combo (C11 or C12), with what statistics need of it."""
 
@@ -119,24 +123,14 @@ class ComboEnded(Event):
 E = TypeVar("E", bound=Event)
 
 
-class Journal:
-    """The game's events in order; readers take slices (``since``) and count them."""
+class Journal(list[Event]):
+    """The game's events in order (a list: readers slice it and count)."""
 
-    def __init__(self) -> None:
-        self.events: list[Event] = []
-
-    def record(self, event: Event) -> None:
-        self.events.append(event)
-
-    def __len__(self) -> int:
-        return len(self.events)
-
-    def __iter__(self) -> Iterator[Event]:
-        return iter(self.events)
+    record = list.append  # the game's one way to write: events are never changed or removed
 
     def of(self, kind: type[E], start: int = 0, end: int | None = None) -> Iterator[E]:
         """The events of ``kind`` in ``events[start:end]``."""
-        for e in self.events[start:end]:
+        for e in self[start:end]:
             if isinstance(e, kind):
                 yield e
 
@@ -153,23 +147,32 @@ class Totals:
 
     @staticmethod
     def of(events: Iterable[Event], seat: PlayerId) -> Totals:
-        drawn = knockdowns = bluffs = 0
-        damage = dict.fromkeys(DAMAGE_KINDS, 0)
-        jokers = dict.fromkeys(JOKER_USES, 0)
-        jokers["rewind_prevented_damage"] = 0
+        """``seat``'s counts over ``events``."""
+        return Totals.by_seat(events)[seat]
+
+    @staticmethod
+    def by_seat(events: Iterable[Event]) -> dict[PlayerId, Totals]:
+        """Every seat's counts over ``events``, in one pass."""
+        drawn = dict.fromkeys(PlayerId, 0)
+        knockdowns = dict.fromkeys(PlayerId, 0)
+        bluffs = dict.fromkeys(PlayerId, 0)
+        damage = {s: dict.fromkeys(DAMAGE_KINDS, 0) for s in drawn}
+        jokers = {s: dict.fromkeys(JOKER_KEYS, 0) for s in drawn}
         for e in events:
-            if isinstance(e, Drew) and e.seat is seat:
-                drawn += 1
-            elif isinstance(e, DamageDealt) and e.source is seat and e.target is not seat:
-                damage[e.kind] += e.amount
-            elif isinstance(e, Knockdown) and e.by is seat:
-                knockdowns += 1
-            elif isinstance(e, JokerUsed) and e.seat is seat:
-                jokers[e.use] += 1
-                jokers["rewind_prevented_damage"] += e.prevented
-            elif isinstance(e, Bluffed) and e.seat is seat:
-                bluffs += 1
-        # the order of the Joker keys is the facts' documented order
-        jokers = {k: jokers[k] for k in ("gold_burst", "rewind", "rewind_prevented_damage",
-                                         "power_up_set", "pump")}
-        return Totals(drawn, damage, knockdowns, jokers, bluffs)
+            kind = type(e)
+            if kind is Drew:
+                drawn[e.seat] += 1  # type: ignore[attr-defined]
+            elif kind is DamageDealt:
+                assert isinstance(e, DamageDealt)
+                if e.target is not e.source:
+                    damage[e.source][e.kind] += e.amount
+            elif kind is Knockdown:
+                knockdowns[e.by] += 1  # type: ignore[attr-defined]
+            elif kind is JokerUsed:
+                assert isinstance(e, JokerUsed)
+                jokers[e.seat][e.use] += 1
+                jokers[e.seat]["rewind_prevented_damage"] += e.prevented
+            elif kind is Bluffed:
+                bluffs[e.seat] += 1  # type: ignore[attr-defined]
+        return {s: Totals(drawn[s], damage[s], knockdowns[s], jokers[s], bluffs[s])
+                for s in drawn}

@@ -25,7 +25,7 @@ its always-on ones from ``CharacterRules.modifiers``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
@@ -35,6 +35,7 @@ from rules_engine.state import PlayerState
 from rules_engine.types import PlayerId
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 class Expiry(Enum):
@@ -45,12 +46,18 @@ class Expiry(Enum):
     END_OF_TURN = "end_of_turn"  # at K3
 
 
-@dataclass(frozen=True, slots=True)
 class Kind(Generic[T]):
-    """A number or permission the game asks for; ``T`` is its value's type."""
+    """A number or permission the game asks for; ``T`` is its value's type. Each kind is one
+    object (compared by identity: the registry looks it up at every step)."""
 
-    name: str
-    subject: str  # what the fold is about, for the reader: a Move, a ComboEntry, a Card, ...
+    __slots__ = ("name", "subject")
+
+    def __init__(self, name: str, subject: str) -> None:
+        self.name = name
+        self.subject = subject  # what the fold is about: a Move, a ComboEntry, a Card, ...
+
+    def __repr__(self) -> str:
+        return f"Kind({self.name!r})"
 
 
 SPEED: Kind[int] = Kind("speed", "the locked-in Move (AR-SPD-1); value in tenths")
@@ -81,27 +88,44 @@ class Modifiers:
     """Every modifier in force, by kind, in the order added."""
 
     def __init__(self) -> None:
-        self._by_kind: dict[str, list[Modifier[Any]]] = {}
+        self._by_kind: dict[Kind[Any], list[Modifier[Any]]] = {}
 
     def add(self, modifier: Modifier[Any]) -> None:
-        self._by_kind.setdefault(modifier.kind.name, []).append(modifier)
+        self._by_kind.setdefault(modifier.kind, []).append(modifier)
 
     def fold(self, kind: Kind[T], ps: PlayerState, subject: object, value: T) -> T:
         """``value`` after every modifier of ``kind`` that applies to ``ps``'s seat."""
-        for m in self._by_kind.get(kind.name, ()):
+        for m in self._by_kind.get(kind, ()):
             if m.seat is ps.player:
                 value = m.fn(ps, subject, value)
         return value
 
+    def allowed(self, kind: Kind[bool], ps: PlayerState, subjects: Iterable[S]) -> list[S]:
+        """The ``subjects`` a permission (``kind`` of bool) allows ``ps``: the fold of each,
+        with one look-up for all of them (Power Up asks it of every card in hand)."""
+        mods = [m for m in self._by_kind.get(kind, ()) if m.seat is ps.player]
+        if not mods:
+            return list(subjects)
+        out = []
+        for subject in subjects:
+            ok = True
+            for m in mods:
+                ok = m.fn(ps, subject, ok)
+            if ok:
+                out.append(subject)
+        return out
+
     def expire(self, until: Expiry) -> None:
         """Drop the modifiers that end now (``END_OF_COMBAT`` after C13, ``END_OF_TURN`` at
         K3)."""
-        for name, mods in list(self._by_kind.items()):
+        if not self._by_kind:
+            return
+        for kind, mods in list(self._by_kind.items()):
             kept = [m for m in mods if m.until is not until]
             if kept:
-                self._by_kind[name] = kept
+                self._by_kind[kind] = kept
             else:
-                del self._by_kind[name]
+                del self._by_kind[kind]
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_kind.values())

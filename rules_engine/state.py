@@ -93,19 +93,15 @@ class ComboRun:
     segments: list[Segment] = field(default_factory=list)
     closed: bool = False
     hit_back: bool = False
-
-    @property
-    def entries(self) -> list[ComboEntry]:
-        """Every move of the combo in order (read-only: add moves with :meth:`add`)."""
-        if len(self.segments) == 1:
-            return self.segments[0].entries
-        return [e for s in self.segments for e in s.entries]
+    # every move of the combo in order, across segments (read it; add moves with add())
+    entries: list[ComboEntry] = field(default_factory=list)
 
     def add(self, seat: PlayerId, entry: ComboEntry, points: int) -> None:
         if not self.segments or self.segments[-1].seat is not seat:
             self.segments.append(Segment(seat))
         self.segments[-1].entries.append(entry)
         self.segments[-1].points += points
+        self.entries.append(entry)
 
 
 @dataclass(slots=True)

@@ -18,7 +18,7 @@ this object, not the code that asks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules_engine.types import PlayerId
 
@@ -28,6 +28,12 @@ class Table:
     """Two sides of seats, each side's active seat first."""
 
     sides: tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]
+    # initiative orders by first seat, worked out once (the game asks for them at every step)
+    _orders: dict[PlayerId, tuple[PlayerId, ...]] = field(
+        init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_orders", {s: self._order_from(s) for s in self.seats})
 
     @staticmethod
     def versus() -> Table:
@@ -68,6 +74,9 @@ class Table:
     def in_initiative_order(self, first: PlayerId) -> tuple[PlayerId, ...]:
         """INI-6 / GEN-4: ``first`` (the initiative seat), then the seats after it in turn,
         alternating sides (Versus: the initiative player, then the other)."""
+        return self._orders[first]
+
+    def _order_from(self, first: PlayerId) -> tuple[PlayerId, ...]:
         mine, theirs = self.sides[self.side_of(first)], self.opponents(first)
         ordered: list[PlayerId] = [first]
         rest_mine = [s for s in mine if s is not first]

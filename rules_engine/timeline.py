@@ -568,9 +568,9 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
     for p in PlayerId:
         mine = [e.action for _, e in events if e.player is p]
         # this turn's stretch of the journal, counted for the seat and its opponent
-        turn_events = game.journal.events[start.mark:end.mark]
-        counts = Totals.of(turn_events, p)
-        theirs = Totals.of(turn_events, game.table.opponent(p))
+        turn_events = game.journal[start.mark:end.mark]
+        by_seat = Totals.by_seat(turn_events)
+        counts, theirs = by_seat[p], by_seat[game.table.opponent(p)]
         taken = dict(theirs.damage_dealt)
         taken["total"] = sum(taken.values())
         jokers = dict(counts.jokers)

@@ -62,6 +62,11 @@ class CharacterRules:
         """Whether :meth:`on_event` is overridden (the game skips delivering otherwise)."""
         return type(self).on_event is not CharacterRules.on_event
 
+    @property
+    def overrides_combat(self) -> bool:
+        """Whether :meth:`combat_override` is overridden (the game skips asking otherwise)."""
+        return type(self).combat_override is not CharacterRules.combat_override
+
     # --- modifiers and reactions ----------------------------------------------------------
     def modifiers(self, seat: PlayerId) -> list[Modifier[Any]]:
         """The always-on modifiers of this character sitting at ``seat`` (innates, card text

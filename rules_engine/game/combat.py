@@ -76,10 +76,11 @@ class CombatSteps(ComboSteps):
         # C6: the matrix, side against side (the active seats), then card text that overrides
         # it (armour, "beats all attacks", unblockable: CharacterRules.combat_override).
         self.step = "C6"
-        a, b = (self.players[s] for s in self.table.actives)
+        a, b = self.actives
         result = cb.resolve(a.kind, self._speed(a), b.kind, self._speed(b), self.ruleset)
         for ps in self.order():
-            result = self.rules[ps.player].combat_override(self, ps, a, b, result) or result
+            if ps.player in self._overriders:
+                result = self.rules[ps.player].combat_override(self, ps, a, b, result) or result
         self.combat.cell = result.cell
         winner = None if result.winner is None else (a, b)[result.winner]
         self.combat.winner = None if winner is None else winner.player
@@ -102,7 +103,7 @@ class CombatSteps(ComboSteps):
         self.step = "C8"
         for ps in self.order():
             if ps.kind == cb.JOKER and ps.hit_this_combat:
-                self.record(JokerUsed(self.turn, "C8", ps.player, "gold_burst"))
+                self.journal.record(JokerUsed(self.turn, "C8", ps.player, "gold_burst"))
                 yield from self._ace_search(ps, 2, "C8", gold_burst=True)
         if winner is not None and winner.kind == cb.BLOCK and loser is not None \
                 and loser.kind in (cb.ATTACK, cb.JOKER, cb.NONE):
@@ -111,7 +112,7 @@ class CombatSteps(ComboSteps):
             if not prevented:
                 yield from self._draw(winner, "C8")  # AR-BLK-1
             if loser.kind == cb.ATTACK:
-                self.record(Blocked(self.turn, "C8", winner.player, loser.player))
+                self.journal.record(Blocked(self.turn, "C8", winner.player, loser.player))
                 yield from self.react()
             if self.ruleset.blockReturn is BlockReturn.IMMEDIATE and winner.combat_card:
                 winner.hand.append(winner.combat_card)  # CF-15 IMMEDIATE
@@ -296,9 +297,9 @@ class CombatSteps(ComboSteps):
                 if self.opponent(ps).kind == cb.ATTACK:
                     hit.append((ps, self.opponent(ps), False))
         for ps, by, thrown in hit:
-            self.record(Hit(self.turn, "C6", ps.player, by.player))
+            self.journal.record(Hit(self.turn, "C6", ps.player, by.player))
             if thrown:
-                self.record(Thrown(self.turn, "C6", ps.player, by.player))
+                self.journal.record(Thrown(self.turn, "C6", ps.player, by.player))
             if ps.ongoing:
                 fire(self, ps, Trigger.HIT)
                 if thrown:
@@ -307,7 +308,7 @@ class CombatSteps(ComboSteps):
     def _combat_damage(self, winner: PlayerState | None, loser: PlayerState | None,
                        result: cb.CombatResult) -> None:
         """C8c: base damage of hitting combat cards and block damage, all at the same moment."""
-        a, b = (self.players[s] for s in self.table.actives)
+        a, b = self.actives
         if winner is None:
             if result.both_hit and a.kind == cb.ATTACK:  # M-ATTACK-ATTACK-TIE
                 assert a.combat_move is not None and b.combat_move is not None

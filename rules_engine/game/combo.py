@@ -103,10 +103,10 @@ class ComboSteps(PowerUpSteps):
                     refund = self.combat.combat_card_damage
                     loser.life += refund
                     if refund:
-                        self.record(DamageDealt(self.turn, "C11", loser.player, winner.player,
-                                                -refund, "combat"))
+                        self.journal.record(DamageDealt(self.turn, "C11", loser.player,
+                                                        winner.player, -refund, "combat"))
                     prevented += refund
-                self.record(JokerUsed(self.turn, "C11", loser.player, "rewind", prevented))
+                self.journal.record(JokerUsed(self.turn, "C11", loser.player, "rewind", prevented))
                 draw = self.ruleset.rewindDraw
                 if draw is RewindDraw.ALWAYS or (draw is RewindDraw.IF_PREVENTED_MUST
                                                  and prevented > 0):
@@ -119,7 +119,7 @@ class ComboSteps(PowerUpSteps):
                         yield from self._draw(loser, "C11", 2)
                 self._record_combo(winner, chains, prevented)
                 return  # RW-10: skip C12
-            self.record(Bluffed(self.turn, "C11", loser.player))
+            self.journal.record(Bluffed(self.turn, "C11", loser.player))
         # C12: combo damage one card at a time, KO check after each (END-2).
         self.step = "C12"
         self._record_combo(winner, chains, 0)
@@ -144,7 +144,7 @@ class ComboSteps(PowerUpSteps):
         first = self.combo[0]
         if not first.played_in_c10:
             total += first.move.damage
-        self.record(ComboEnded(self.turn, self.step, ComboRecord(
+        self.journal.record(ComboEnded(self.turn, self.step, ComboRecord(
             turn=self.turn, player=winner.player, cards=[e.card.code for e in self.combo],
             moves=len(self.combo), points=winner.combo_points_spent,
             pumps=sum(len(e.pumps) for e in self.combo),
@@ -290,7 +290,7 @@ class ComboSteps(PowerUpSteps):
                 ps.hand.remove(c)
                 self.discard(ps, c)  # PM-4: discarded as soon as paid
                 if c.is_joker:
-                    self.record(JokerUsed(self.turn, "C10", ps.player, "pump"))
+                    self.journal.record(JokerUsed(self.turn, "C10", ps.player, "pump"))
             e.pumps.extend(action.cards)
             return
         assert isinstance(action, Combo)
@@ -307,9 +307,9 @@ class ComboSteps(PowerUpSteps):
         if run.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
             run.closed = True  # CB-5, CB-6, CB-7
         opp = self.opponent(ps)
-        self.record(Hit(self.turn, "C10", opp.player, ps.player, combo=True))
+        self.journal.record(Hit(self.turn, "C10", opp.player, ps.player, combo=True))
         if m.type is MoveType.THROW:
-            self.record(Thrown(self.turn, "C10", opp.player, ps.player))
+            self.journal.record(Thrown(self.turn, "C10", opp.player, ps.player))
         if run.hit_back:  # the dodged player is hit now (and thrown by a throw, AR-THR-2)
             fire(self, opp, Trigger.HIT)
             if m.type is MoveType.THROW:
@@ -339,7 +339,7 @@ class ComboSteps(PowerUpSteps):
                         hits.append(self.opponent(ps))
             if len(hits) == 1:  # KD-7: both knocked down = neither
                 hits[0].knockdown_next = True
-                self.record(Knockdown(self.turn, "C13", hits[0].player,
+                self.journal.record(Knockdown(self.turn, "C13", hits[0].player,
                                       self.opponent(hits[0]).player))
                 yield from self.react()
         # (b) end-of-combat window.

@@ -27,7 +27,7 @@ from rules_engine.errors import (
     LogPosition,
     RuleViolation,
 )
-from rules_engine.journal import ComboEnded, DamageDealt, Drew, Event, Healed, Journal
+from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal
 from rules_engine.modifiers import MOVE_ALLOWED, Expiry, Modifier, Modifiers
 from rules_engine.rng import SplitMix64
 from rules_engine.ruleset import (
@@ -87,6 +87,7 @@ class GameCore:
                                                                strict=True))
         self.rules: tuple[CharacterRules, ...] = tuple(rules_for(ps.character)
                                                        for ps in self.players)
+        self.seat_table(self.table)
         self.modifiers = Modifiers()
         for ps in self.players:
             for modifier in self.rules[ps.player].modifiers(ps.player):
@@ -94,6 +95,9 @@ class GameCore:
         # the seats whose rules react to events (the others are skipped when delivering)
         self._listeners = [ps.player for ps in self.players
                            if self.rules[ps.player].listens_to_events]
+        # the seats whose rules may override C6, in seat order
+        self._overriders = [ps.player for ps in self.players
+                            if self.rules[ps.player].overrides_combat]
         self.journal = Journal()
         self._delivered = 0
         self.turn = 0
@@ -178,13 +182,24 @@ class GameCore:
     @property
     def combos(self) -> list[ComboRecord]:
         """Every finished combo of the game (from the journal)."""
-        return [e.record for e in self.journal.of(ComboEnded)]
+        return [e.record for e in self.journal if type(e) is ComboEnded]
 
     # ------------------------------------------------------------------ the table
 
+    def seat_table(self, table: Table) -> None:
+        """Seat the game at ``table`` (a mode changes it when a character comes in): the seat
+        states by initiative order, the active pair and each seat's opponent are looked up
+        here once, not worked out at every step."""
+        self.table = table
+        self._orders = {s: tuple(self.players[x] for x in table.in_initiative_order(s))
+                        for s in table.seats}
+        self.actives: tuple[PlayerState, PlayerState] = (
+            self.players[table.actives[0]], self.players[table.actives[1]])
+        self._opponent_of = {s: self.players[table.opponent(s)] for s in table.seats}
+
     def opponent(self, ps: PlayerState) -> PlayerState:
         """The opposing active seat (Table.opponent)."""
-        return self.players[self.table.opponent(ps.player)]
+        return self._opponent_of[ps.player]
 
     def opponents(self, ps: PlayerState) -> list[PlayerState]:
         return [self.players[s] for s in self.table.opponents(ps.player)]
@@ -224,25 +239,24 @@ class GameCore:
 
     def order(self) -> tuple[PlayerState, ...]:
         """Every seat, initiative first (GEN-4, INI-6)."""
-        return tuple(self.players[s] for s in self.table.in_initiative_order(self.initiative))
+        return self._orders[self.initiative]
 
     # ------------------------------------------------------------------ the journal
-
-    def record(self, event: Event) -> None:
-        """Write ``event`` to the journal; it is delivered at the next :meth:`react`."""
-        self.journal.record(event)
 
     def react(self) -> Step:
         """Deliver the events recorded since the last delivery to every seat's rules
         (``on_event``), seats in initiative order per event: card text that reacts to a hit,
         a block, a knockdown or damage acts here, and may ask decisions."""
-        events = self.journal.events
+        events = self.journal
+        if not self._listeners:  # nobody reacts: nothing to deliver
+            self._delivered = len(events)
+            return
         while self._delivered < len(events):
             event = events[self._delivered]
             self._delivered += 1
-            for seat in self.table.in_initiative_order(self.initiative):
-                if seat in self._listeners:
-                    yield from self.rules[seat].on_event(self, self.players[seat], event)
+            for ps in self._orders[self.initiative]:
+                if ps.player in self._listeners:
+                    yield from self.rules[ps.player].on_event(self, ps, event)
 
 
     def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
@@ -264,7 +278,7 @@ class GameCore:
             else:
                 c = ps.deck.pop(0)
             ps.hand.append(c)
-            self.record(Drew(self.turn, step, ps.player))
+            self.journal.record(Drew(self.turn, step, ps.player))
             if not ps.deck and self.ruleset.timeout is Timeout.RULEBOOK:
                 self.timeout_triggered = True  # END-4: the last card was drawn
 
@@ -286,7 +300,7 @@ class GameCore:
 
     def _ko_check(self) -> None:
         """END-2 / END-3: a character at 0 or less is defeated; both at once = double KO."""
-        a, b = (self.players[s].life <= 0 for s in self.table.actives)
+        a, b = self.actives[0].life <= 0, self.actives[1].life <= 0
         if a and b:
             double_ko = self.ruleset.doubleKO
             if self.ruleset.timeout is Timeout.NO_DRAWS:
@@ -302,7 +316,8 @@ class GameCore:
         if amount <= 0:
             return
         target.life -= amount
-        self.record(DamageDealt(self.turn, self.step, target.player, source.player, amount, kind))
+        self.journal.record(DamageDealt(self.turn, self.step, target.player, source.player,
+                                        amount, kind))
 
     def discard(self, ps: PlayerState, c: Card) -> None:
         """GEN-6: a card goes to its owner's discard pile."""
@@ -313,8 +328,11 @@ class GameCore:
         window closes after every seat passed in a row (two passes in Versus). A seat with
         nothing playable passes without an event (a decision with one choice)."""
         rules = self.rules
-        if not any(rules[ps.player].can_act(self, ps, window) for ps in self.players):
-            return
+        for ps in self.players:
+            if rules[ps.player].can_act(self, ps, window):
+                break
+        else:
+            return  # nobody can act: the window closes without a decision
         first = current = self.initiative
         passes = 0
         while passes < len(self.players):
@@ -351,7 +369,7 @@ class GameCore:
         healed = min(ps.life + amount, ps.character.life) - ps.life
         if healed > 0:
             ps.life += healed
-            self.record(Healed(self.turn, self.step, ps.player, healed))
+            self.journal.record(Healed(self.turn, self.step, ps.player, healed))
 
     def draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
         """Card draws caused by abilities (END-6 time-out is checked by the caller's step)."""

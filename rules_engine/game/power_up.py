@@ -36,14 +36,13 @@ class PowerUpSteps(GameCore):
         self.step = "P2"
         chain = self.chain_entitlement(ps)
         counts: dict[object, int] = {}
-        for c in ps.hand:
-            if self.modifiers.fold(POWER_UP_WITH, ps, c, True):
-                k = cb.set_key(c)
-                counts[k] = counts.get(k, 0) + 1
+        for c in self.modifiers.allowed(POWER_UP_WITH, ps, ps.hand):
+            k = cb.set_key(c)
+            counts[k] = counts.get(k, 0) + 1
         has_set = any(n >= 2 for n in counts.values())
-        aces = any(c.is_ace for c in ps.discard) or any(c.is_ace for c in ps.deck)
-        if not has_set and not (chain and aces):
-            return
+        if not has_set and not (chain and (any(c.is_ace for c in ps.discard)
+                                           or any(c.is_ace for c in ps.deck))):
+            return  # nothing to discard, and no chain Aces to take (or none left to find)
         _, action = yield from self._ask(
             "P2", (ps.player,), "PU-1", lambda p, a: self._check_power_up(ps, a, chain),
             lambda p: self._power_up_options(ps, chain))
@@ -52,7 +51,7 @@ class PowerUpSteps(GameCore):
             ps.hand.remove(c)
             self.discard(ps, c)
             if c.is_joker:
-                self.record(JokerUsed(self.turn, "P2", ps.player, "power_up_set"))
+                self.journal.record(JokerUsed(self.turn, "P2", ps.player, "power_up_set"))
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         self.step = "P5"
         self._take_aces(ps, action.from_discard, action.from_deck, owed)
@@ -77,9 +76,8 @@ class PowerUpSteps(GameCore):
     def _power_up_options(self, ps: PlayerState, chain: int) -> list[Action]:
         """Representative choices: per rank, none or the first 2..n cards of it in hand."""
         groups: dict[object, list[Card]] = {}
-        for c in ps.hand:
-            if self.modifiers.fold(POWER_UP_WITH, ps, c, True):
-                groups.setdefault(cb.set_key(c), []).append(c)
+        for c in self.modifiers.allowed(POWER_UP_WITH, ps, ps.hand):
+            groups.setdefault(cb.set_key(c), []).append(c)
         per_rank = [[(), *[tuple(cs[:k]) for k in range(2, len(cs) + 1)]]
                     for cs in groups.values() if len(cs) >= 2]
         set_choices: list[tuple[Card, ...]] = [()]

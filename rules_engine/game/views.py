@@ -70,8 +70,9 @@ class Views(GameCore):
         counted from the journal (:mod:`rules_engine.journal`)."""
         combos = self.combos
         players: dict[str, object] = {}
+        by_seat = Totals.by_seat(self.journal)
         for ps in self.players:
-            totals = Totals.of(self.journal, ps.player)
+            totals = by_seat[ps.player]
             players[ps.player.name] = {
                 "character": ps.character.id,
                 "life": ps.life,

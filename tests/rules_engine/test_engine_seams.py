@@ -176,7 +176,7 @@ def test_a_reaction_to_being_hit_asks_its_decision_at_the_step_of_the_hit(as_roo
     assert all(isinstance(a, Draw) for a in g.legal_actions(P1))
     draw(g, P1, "AC")
     assert card("AC") in g.state(P1).hand
-    assert Drew(1, "C6", P1) in g.journal.events
+    assert Drew(1, "C6", P1) in g.journal
     rules = g.rules[P1]
     assert isinstance(rules, GrudgeRules) and Hit(1, "C6", P1, P2) in rules.seen
 
@@ -188,7 +188,7 @@ def test_the_journal_records_throws_blocks_knockdowns_and_damage() -> None:
     while g.step in ("C9", "C10"):  # no Rewind, no combo: the throw alone
         g.apply(g.actor, g.legal_actions(g.actor)[-1] if g.actor is P1 else
                 g.legal_actions(g.actor)[0])  # P1 stops; P2 passes
-    events = g.journal.events
+    events = g.journal
     assert Hit(1, "C6", P2, P1) in events and Thrown(1, "C6", P2, P1) in events
     assert DamageDealt(1, "C8", P2, P1, 7, "combat") in events
     assert Knockdown(1, "C13", P2, P1) in events
@@ -198,12 +198,12 @@ def test_the_journal_records_throws_blocks_knockdowns_and_damage() -> None:
     fight(g2, commit("5C", "block"), commit("4D", "attack"))
     draw(g2, P2, "QD")  # C7: a blocked normal attack draws
     draw(g2, P1, "QC")  # C8b: the block draw (AR-BLK-1)
-    assert Blocked(1, "C8", P1, P2) in g2.journal.events
+    assert Blocked(1, "C8", P1, P2) in g2.journal
     # Grave's Knowing the Opponent reacts to the journalled block: reveal a card or pass
     assert g2.actor is P1 and UseAbility("Knowing the Opponent", card("QC")) in \
         g2.legal_actions(P1)
     g2.apply(P1, Pass())
-    assert not [e for e in g2.journal.events if isinstance(e, DamageDealt)]  # a normal's block
+    assert not [e for e in g2.journal if isinstance(e, DamageDealt)]  # a normal's block
 
 
 # ---------------------------------------------------------------------------- C6 override
