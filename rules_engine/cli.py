@@ -23,7 +23,7 @@ from rules_engine.selfplay import play_game
 from rules_engine.timeline import timeline
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_RULES = REPO.parent / "shared" / "rules" / "RULES.md"
+DEFAULT_RULES = REPO / "docs" / "rules" / "RULES.md"
 DEFAULT_TESTS = REPO / "tests" / "rules_engine"
 EXIT = {"legal": 0, "result_mismatch": 1, "illegal": 1, "unreadable": 2, "engine_error": 3}
 

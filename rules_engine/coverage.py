@@ -1,6 +1,6 @@
 """Rule coverage: every rule ID of RULES.md's Versus sections and the tests that cite it.
 
-Glossary: a *rule ID* is a stable label from ``../shared/rules/RULES.md`` (``AR-THR-1``,
+Glossary: a *rule ID* is a stable label from ``docs/rules/RULES.md`` (``AR-THR-1``,
 ``TV-CB-04``, ``C10``). The *Versus sections* are §0-§10 and §13 (team modes §11 and Training
 §12 are later issues). A test *cites* an ID by writing it in its docstring or body with hyphens
 (``AR-THR-1``; IDs inside string data do not count) or at the end of its name after a double
