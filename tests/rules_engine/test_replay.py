@@ -1,4 +1,4 @@
-"""Parsing and replaying logs: the three failure kinds stay apart (STYLE.md C, example 7)."""
+"""Parsing and replaying logs: the three failure kinds stay apart (docs/style.md C, example 7)."""
 
 from __future__ import annotations
 
