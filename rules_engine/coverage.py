@@ -134,11 +134,11 @@ def game_driving_tests(test_dir: Path) -> frozenset[str]:
     that name."""
     modules = {path.name: ast.parse(path.read_text(encoding="utf-8"))
                for path in sorted(test_dir.glob("*.py"))}
-    shared: dict[str, list[ast.FunctionDef]] = {}
+    common: dict[str, list[ast.FunctionDef]] = {}
     for name, tree in modules.items():
         if not name.startswith("test_"):
             for fn in _module_functions(tree):
-                shared.setdefault(fn.name, []).append(fn)
+                common.setdefault(fn.name, []).append(fn)
     driving: set[str] = set()
     for name, tree in modules.items():
         if not name.startswith("test_"):
@@ -149,7 +149,7 @@ def game_driving_tests(test_dir: Path) -> frozenset[str]:
         verdicts: dict[str, bool] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test") \
-                    and _drives(node, local, shared, verdicts, set()):
+                    and _drives(node, local, common, verdicts, set()):
                 driving.add(f"{name}::{node.name}")
     return frozenset(driving)
 
@@ -170,7 +170,7 @@ def _called_names(fn: ast.FunctionDef) -> set[str]:
 
 
 def _drives(fn: ast.FunctionDef, local: dict[str, list[ast.FunctionDef]],
-            shared: dict[str, list[ast.FunctionDef]], verdicts: dict[str, bool],
+            common: dict[str, list[ast.FunctionDef]], verdicts: dict[str, bool],
             visiting: set[str]) -> bool:
     for name in sorted(_called_names(fn)):
         if name in GAME_DRIVERS:
@@ -179,8 +179,8 @@ def _drives(fn: ast.FunctionDef, local: dict[str, list[ast.FunctionDef]],
             continue
         if name not in verdicts:
             visiting.add(name)
-            verdicts[name] = any(_drives(f, local, shared, verdicts, visiting)
-                                 for f in local.get(name) or shared.get(name, []))
+            verdicts[name] = any(_drives(f, local, common, verdicts, visiting)
+                                 for f in local.get(name) or common.get(name, []))
             visiting.discard(name)
         if verdicts[name]:
             return True
