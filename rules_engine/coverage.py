@@ -146,10 +146,10 @@ def game_driving_tests(test_dir: Path) -> frozenset[str]:
         local: dict[str, list[ast.FunctionDef]] = {}
         for fn in _module_functions(tree):
             local.setdefault(fn.name, []).append(fn)
-        verdicts: dict[str, bool] = {}
+        reaches: dict[str, bool] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test") \
-                    and _drives(node, local, common, verdicts, set()):
+                    and _drives(node, local, common, reaches, set()):
                 driving.add(f"{name}::{node.name}")
     return frozenset(driving)
 
@@ -170,19 +170,21 @@ def _called_names(fn: ast.FunctionDef) -> set[str]:
 
 
 def _drives(fn: ast.FunctionDef, local: dict[str, list[ast.FunctionDef]],
-            common: dict[str, list[ast.FunctionDef]], verdicts: dict[str, bool],
+            common: dict[str, list[ast.FunctionDef]], driving: dict[str, bool],
             visiting: set[str]) -> bool:
+    """Whether ``fn`` reaches a game driver. Only positive answers are remembered in
+    ``driving``: a negative one may have been cut short by a cycle (``visiting``)."""
     for name in sorted(_called_names(fn)):
-        if name in GAME_DRIVERS:
+        if name in GAME_DRIVERS or driving.get(name):
             return True
         if name in visiting:
             continue
-        if name not in verdicts:
-            visiting.add(name)
-            verdicts[name] = any(_drives(f, local, common, verdicts, visiting)
-                                 for f in local.get(name) or common.get(name, []))
-            visiting.discard(name)
-        if verdicts[name]:
+        visiting.add(name)
+        found = any(_drives(f, local, common, driving, visiting)
+                    for f in local.get(name) or common.get(name, []))
+        visiting.discard(name)
+        if found:
+            driving[name] = True
             return True
     return False
 

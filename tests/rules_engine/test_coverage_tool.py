@@ -186,7 +186,9 @@ def test_game_driving_is_found_through_helpers_and_fixtures(tmp_path: Path) -> N
         "def two_steps(h):\n    return recorded(h)\n\n"
         "def pure(x):\n    return cb.resolve(x)\n\n"
         "def ping(n):\n    return pong(n)\n\n"
-        "def pong(n):\n    return ping(n)\n", encoding="utf-8")
+        "def pong(n):\n    return ping(n)\n\n"
+        "def c_loop(n):\n    return d_loop(n)\n\n"
+        "def d_loop(n):\n    return c_loop(n) or replay(n)\n", encoding="utf-8")
     (tmp_path / "conftest.py").write_text(
         "@pytest.fixture\ndef verdict():\n    return replay(b'{}')\n", encoding="utf-8")
     (tmp_path / "test_x.py").write_text(
@@ -199,12 +201,16 @@ def test_game_driving_is_found_through_helpers_and_fixtures(tmp_path: Path) -> N
         "def test_pure_helper():\n    cb.chain_lengths([])\n\n"
         "def test_local_pure_helper():\n    pure(1)\n\n"
         "def test_recursion_without_a_game():\n    ping(1)\n\n"
+        # d_loop is judged first, cutting the cycle at c_loop; c_loop still drives the game
+        "def test_recursion_reaching_a_game_first():\n    d_loop(1)\n\n"
+        "def test_recursion_reaching_a_game_second():\n    c_loop(1)\n\n"
         "def test_name_only_in_a_string():\n    assert 'Game(' in 'Game('\n",
         encoding="utf-8")
     found = game_driving_tests(tmp_path)
     assert found == {f"test_x.py::{name}" for name in (
         "test_direct", "test_through_helpers", "test_through_a_fixture",
-        "test_through_a_local_function", "test_attribute_call")}
+        "test_through_a_local_function", "test_attribute_call",
+        "test_recursion_reaching_a_game_first", "test_recursion_reaching_a_game_second")}
     assert {"Game", "replay", "play_game", "new_game_for", "timeline"} == GAME_DRIVERS
 
 
