@@ -22,6 +22,7 @@ from rules_engine.actions import (
     NoCard,
     Pass,
     PowerUp,
+    Pump,
     Search,
     Stop,
     WinInitiative,
@@ -229,6 +230,8 @@ def test_help_text_changes_nothing_in_play__GEN_2() -> None:
     helped = copy.deepcopy(raw)
     for ch in helped["characters"]:
         ch["help_text"] = "Attacks beat throws. Throws beat blocks and dodges."
+        for ability in ch["abilities"]:
+            ability["help_text"] = "Play this after the draw phase."
         for moves in ch["ranks"].values():
             for m in moves:
                 m["help_text"] = "This attack beats every throw and loses to blocks."
@@ -237,15 +240,15 @@ def test_help_text_changes_nothing_in_play__GEN_2() -> None:
     def play(p1: Character, p2: Character) -> tuple[object, ...]:
         g = _game(p1, p2, "KC KD 5C JC 3C 4C 8S", "6D 2D 3D 4D 5D 8D 9D")
         fight(g, commit("KC", "attack"), commit("6D", "attack"))
-        from rules_engine.actions import Pump
         g.apply(P2, Pass())
         g.apply(P1, Pump(0, cards("KD")))
         g.apply(P1, combo("5C"))
         g.apply(P1, combo("JC"))
         return (g.life, g.turn, g.step, sorted(map(str, g.state(P1).discard)))
 
-    assert play(loaded["grave"], loaded["jaina"]) == play(character("grave"),
-                                                           character("jaina"))
+    played = play(character("grave"), character("jaina"))
+    assert played[0] == (90, 85 - (7 + 7) - 5 - 8)  # Whirlwind pumped, 5, Lightning Cloud
+    assert play(loaded["grave"], loaded["jaina"]) == played
 
 
 # ------------------------------------------------------------------ knockdowns and mixups (§4.6)
