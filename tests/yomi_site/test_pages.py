@@ -47,14 +47,6 @@ def test_empty_sections_say_so_plainly(client) -> None:
     assert "No players yet." in client.get("/players/").content.decode()
 
 
-def test_seeded_events_and_players_are_listed(client) -> None:
-    call_command("seed_demo", verbosity=0)
-    events = client.get("/events/").content.decode()
-    assert "Fantasy Strike Weekly" in events
-    assert "No events yet." not in events
-    assert "Sirlin Fan" in client.get("/players/").content.decode()
-
-
 def test_stylesheet_is_served_by_whitenoise(client) -> None:
     html = client.get("/").content.decode()
     href = re.search(r'<link rel="stylesheet" href="([^"]+)"', html).group(1)
