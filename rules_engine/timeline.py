@@ -11,11 +11,12 @@ Rewind Time Joker or a bluff (C9, C11, RW-6).
 
 Responsibility: explain a log turn by turn. Nothing here decides a rule: the log is replayed
 event by event through :class:`rules_engine.game.Game` (the same state machine the verifier
-uses), and the summary is read from the game's state at two moments of every turn, the
-end-of-combat window (C13b: the combat cards, the matrix cell and the combo are still in place,
-knockdowns are worked out) and the end-of-turn window (K1: Power Up done). The game is observed
-through a subclass that only takes those snapshots (:class:`_ObservedGame`), so game.py needs no
-hook. Choices the state no longer holds (which card went face down, which Aces a Power Up took,
+uses). Draws, damage, Jokers, bluffs and knockdowns are counted from the game's event journal
+between two moments of a turn (:class:`rules_engine.journal.Totals`); the combat itself is read
+from the game's state at the end-of-combat window (C13b: the combat cards, the matrix cell and
+the combo are still in place, knockdowns are worked out), and each turn ends at the end-of-turn
+window (K1: Power Up done). The game is observed through a subclass that only marks those
+moments (:class:`_ObservedGame`), so the game needs no hook. Choices the state no longer holds (which card went face down, which Aces a Power Up took,
 recorded draws, abilities) are read from the log's events of that turn.
 
 API: ``timeline(log) -> list[TurnSummary]``; ``log`` is a :class:`MatchLog` or what
@@ -408,7 +409,7 @@ def _locked_speed(game: Game, ps: PlayerState) -> int | None:
 class _ObservedGame(Game):
     """The game, plus snapshots at C4 (combat began), C13b (combat, combo, knockdowns in place)
     and the end of K1 (Power Up done). ``window`` runs at those steps in every turn whether or
-    not a player can act in it, so it is the one place to look without a hook in game.py."""
+    not a player can act in it, so it is the one place to look without a hook in the game."""
 
     def __init__(self, log: MatchLog) -> None:
         # Set before Game.__init__: it already runs the generator to the first decision.
