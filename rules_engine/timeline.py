@@ -16,8 +16,9 @@ between two moments of a turn (:class:`rules_engine.journal.Totals`); the combat
 from the game's state at the end-of-combat window (C13b: the combat cards, the matrix cell and
 the combo are still in place, knockdowns are worked out), and each turn ends at the end-of-turn
 window (K1: Power Up done). The game is observed through a subclass that only marks those
-moments (:class:`_ObservedGame`), so the game needs no hook. Choices the state no longer holds (which card went face down, which Aces a Power Up took,
-recorded draws, abilities) are read from the log's events of that turn.
+moments (:class:`_ObservedGame`), so the game needs no hook. Choices the state no longer holds
+(which card went face down, which Aces a Power Up took, recorded draws, abilities) are read from
+the log's events of that turn.
 
 API: ``timeline(log) -> list[TurnSummary]``; ``log`` is a :class:`MatchLog` or what
 :func:`rules_engine.replay.replay` accepts (text, bytes, a dict). Unreadable input raises
