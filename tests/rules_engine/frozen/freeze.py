@@ -41,6 +41,11 @@ def digest(data: Any) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:20]
 
 
+def verdict_digest(verdict: dict[str, Any]) -> str:
+    """The verdict's digest without the engine version (a release changes only that)."""
+    return digest({k: v for k, v in verdict.items() if k != "engine_version"})
+
+
 def game_record(n: int) -> dict[str, Any]:
     """What game ``n`` gives: its outcome, and digests of its verdict and timeline."""
     p1, p2 = pairs()[n % 400]
@@ -57,14 +62,14 @@ def record_of(game: Game, text: str, *, detailed: bool) -> dict[str, Any]:
         "position": game.fingerprint(),
     }
     if detailed:
-        record["verdict"] = digest(replay(text).to_dict())
+        record["verdict"] = verdict_digest(replay(text).to_dict())
         record["timeline"] = digest([t.to_dict() for t in timeline(text)])
     return record
 
 
 def golden_record(path: Path) -> dict[str, str]:
     log = json.loads(path.read_text(encoding="utf-8"))["log"]
-    return {"verdict": digest(replay(log).to_dict()),
+    return {"verdict": verdict_digest(replay(log).to_dict()),
             "timeline": digest([t.to_dict() for t in timeline(log)])}
 
 
