@@ -14,4 +14,4 @@ Public API (modules, one responsibility each):
 - :mod:`rules_engine.bots`, :mod:`rules_engine.selfplay`: bots and self-play.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -2,7 +2,8 @@
 
 Responsibility: argument parsing, files and exit codes. ``validate`` exits 0 when every log is
 legal with a matching result, 1 when one is illegal or its result does not match, 2 when one is
-unreadable, 3 on an engine error (our bug). ``timeline`` prints a log turn by turn (exit 0, 1 if
+unreadable, 3 on an engine error (our bug), 4 when one is not verifiable yet (a character or a
+mode the engine does not play yet). ``timeline`` prints a log turn by turn (exit 0, 1 if
 the log stops at an illegal event or before the end, 2 if unreadable). The game logic lives
 elsewhere.
 """
@@ -31,7 +32,8 @@ from rules_engine.timeline import timeline
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_RULES = REPO / "docs" / "rules" / "RULES.md"
 DEFAULT_TESTS = REPO / "tests" / "rules_engine"
-EXIT = {"legal": 0, "result_mismatch": 1, "illegal": 1, "unreadable": 2, "engine_error": 3}
+EXIT = {"legal": 0, "result_mismatch": 1, "illegal": 1, "unreadable": 2, "engine_error": 3,
+        "unverifiable": 4}
 
 
 def _play(args: argparse.Namespace) -> int:

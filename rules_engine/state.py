@@ -18,6 +18,7 @@ from enum import Enum
 from rules_engine import combat as cb
 from rules_engine.actions import Action
 from rules_engine.cards import Card, Character, Move
+from rules_engine.errors import RuleViolation
 from rules_engine.types import PlayerId, Termination
 
 
@@ -156,6 +157,29 @@ class Decision:
     rule: str
     check: Callable[[PlayerId, Action], None]
     options: Callable[[PlayerId], list[Action]]
+
+
+@dataclass(slots=True)
+class Probe:
+    """The illegal event a diagnosis is explaining (rules_engine.diagnosis). At every decision
+    the engine settles without an event (nothing to choose, or not due: a combo with no legal
+    move left, a Rewind window that cannot open), the game offers the event to that decision's
+    check, right then, in that state: ``found`` keeps (turn, step, why) for each decision that
+    takes the event's kind of action from its player and refuses it."""
+
+    player: PlayerId
+    action: Action
+    found: list[tuple[int, str, RuleViolation]] = field(default_factory=list)
+
+    def consider(self, turn: int, step: str, players: tuple[PlayerId, ...],
+                 kinds: tuple[type[Action], ...], check: Callable[[PlayerId, Action], None],
+                 ) -> None:
+        if self.player not in players or not isinstance(self.action, kinds):
+            return
+        try:
+            check(self.player, self.action)
+        except RuleViolation as why:
+            self.found.append((turn, step, why))
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,7 @@ from rules_engine.actions import (
     UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType, character
+from rules_engine.diagnosis import explain
 from rules_engine.errors import EngineInvariantError, IllegalActionError
 from rules_engine.game import Decision, Game, PlayerState
 from rules_engine.journal import Totals
@@ -644,16 +645,17 @@ def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
     for i, event in enumerate(log.events):
         if game.is_over:
             pos = game.position()
-            stopped = {"index": i, "turn": pos.turn, "step": pos.step,
-                       "player": event.player.name, "action": str(event.action),
-                       "rule_id": "END-2",
-                       "reason": "the game is already over; no event may follow"}
+            stopped = explain(log, {"index": i, "turn": pos.turn, "step": pos.step,
+                                    "player": event.player.name, "action": str(event.action),
+                                    "rule_id": "END-2",
+                                    "reason": "the game is already over; no event may follow"})
             break
         turn = game.turn
         try:
             game.apply(event.player, event.action)
         except IllegalActionError as exc:
-            stopped = {k: v for k, v in exc.data.items() if k != "json_path"}
+            # the same account of the event as the verdict's (rules_engine.diagnosis)
+            stopped = {k: v for k, v in explain(log, exc.data).items() if k != "json_path"}
             break
         except EngineInvariantError as exc:
             pos = game.position()

@@ -9,10 +9,14 @@ combat card (even one that did not hit, FR-JAINA-2), her combo moves, the cards 
 
 Responsibility: Jaina's ability hooks. Decisions of this module's making:
 - Unstable Power resolves at end of combat (C13, before Burning Vigor): "this combat" is over.
-- "Rotate your combat-revealed attack": allowed when the combat card has an attack on either end
-  (BOT-JAINA reading, consistent with FR-JAINA-9), once per Unstable Power played this turn.
-- Smoldering Embers acts for every copy in her discard pile however it got there; playing it at
-  Combat Reveal puts it there. A countered copy is discarded anyway (CTR-3), so it still acts.
+- "Rotate your combat-revealed attack" (2014 text): only the card revealed at C2 as an attack,
+  once per Unstable Power played this turn. The first-edition FAQ reading (FR-JAINA-9, written
+  for the older wording: a revealed dodge may be rotated into an attack) is the ruleset option
+  ``unstablePowerRotation=ANY_CARD_WITH_ATTACK``.
+- Smoldering Embers acts for every copy in her discard pile however it got there (discarded as
+  a combat card, a pump or a cost, or played at Combat Reveal, countered or not): its text is a
+  condition on the card being in the discard pile, not a trigger on playing it, and FR-JAINA-10
+  says every copy there triggers (docs/rules-engine.md, "Jaina").
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from rules_engine.cards import Card, Character, Move, MoveType, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.errors import RuleViolation
 from rules_engine.modifiers import MOVE_ALLOWED, POWER_UP_WITH, Expiry, Modifier
+from rules_engine.ruleset import UnstablePowerRotation
 from rules_engine.state import Zone
 
 if TYPE_CHECKING:
@@ -74,13 +79,33 @@ class JainaRules(CharacterRules):
         return [Modifier(POWER_UP_WITH, seat, _not_a_ten, SMOLDERING_EMBERS)]
 
     # --- windows ----------------------------------------------------------------------
-    def _can_rotate(self, ps: PlayerState) -> bool:
+    def _can_rotate(self, ctx: AbilityContext, ps: PlayerState) -> bool:
+        """Unstable Power: "you may rotate your combat-revealed attack". By default (the 2014
+        text) only a card revealed at C2 as an attack; ``opt.unstablePowerRotation=
+        ANY_CARD_WITH_ATTACK`` follows the first-edition FAQ (FR-JAINA-9: a revealed dodge may
+        be turned into an attack)."""
         c = ps.combat_card
         if self.rotations <= 0 or c is None or c.is_joker or ps.combat_move is None:
+            return False
+        if ctx.ruleset.unstablePowerRotation is UnstablePowerRotation.REVEALED_ATTACK and not (
+                ps.revealed_kind == cb.ATTACK and c is ps.revealed_card):
             return False
         moves = ps.character.moves_of(c)
         return len(moves) == 2 and any(m.type is MoveType.ATTACK for m in moves) and all(
             m.requires is None for m in moves)
+
+    def _why_no_rotation(self, ctx: AbilityContext, ps: PlayerState) -> str:
+        c = ps.combat_card
+        if self.rotations <= 0:
+            return ("Unstable Power: no rotation is available now (play Unstable Power in the "
+                    "draw phase first; each one allows one rotation this turn)")
+        if c is None or c.is_joker or ps.combat_move is None:
+            return "Unstable Power: there is no combat card with two ends to rotate"
+        if ps.revealed_kind != cb.ATTACK or c is not ps.revealed_card:
+            kind = "no-card" if ps.revealed_kind == cb.NONE else ps.revealed_kind
+            return (f"Unstable Power rotates only Jaina's combat-revealed attack (2014 card "
+                    f"text); {c} was revealed as {kind}")
+        return "Unstable Power: the combat card needs an attack end to rotate"
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         return bool(self.window_options(ctx, ps, window))
@@ -92,7 +117,7 @@ class JainaRules(CharacterRules):
         if window == "combat_reveal":
             out: list[Action] = [UseAbility(SMOLDERING_EMBERS, c) for c in _distinct(ps.hand)
                                  if c.rank is Rank.TEN]
-            if self._can_rotate(ps):
+            if self._can_rotate(ctx, ps):
                 out.append(UseAbility(UNSTABLE_POWER, option="rotate"))
             return out
         return []
@@ -102,9 +127,7 @@ class JainaRules(CharacterRules):
             raise RuleViolation("INI-4", "play an ability or pass")
         if action not in self.window_options(ctx, ps, window):
             if action.ability == UNSTABLE_POWER and action.option == "rotate":
-                raise RuleViolation("AB-9", "Unstable Power: no rotation is available now (play "
-                                            "it in the draw phase; the combat card needs an "
-                                            "attack end)")
+                raise RuleViolation("AB-9", self._why_no_rotation(ctx, ps))
             if action.card is not None and action.card not in ps.hand:
                 raise RuleViolation("AB-2", f"{action.card} is not in {ps.player.name}'s hand")
             timing = {UNSTABLE_POWER: "WIN-DRAW", SMOLDERING_EMBERS: "WIN-REVEAL"}

@@ -10,10 +10,13 @@ from itertools import combinations
 from rules_engine import combat as cb
 from rules_engine.actions import (
     Action,
+    Combo,
     Commit,
+    FaceDown,
     Keep,
     NoCard,
     PayAces,
+    Pump,
 )
 from rules_engine.cards import Card, Move
 from rules_engine.effects import fire
@@ -50,6 +53,10 @@ class CombatSteps(ComboSteps):
         self.combat = Combat()
         # C1: hidden simultaneous commits (GEN-5); an empty hand must declare no-card.
         pending = [ps.player for ps in self.players if ps.hand]
+        if self.diagnosing is not None:
+            for ps in self.players:
+                if not ps.hand:  # C1: an empty hand declares no-card
+                    self.skipped("C1", (ps.player,), (Commit,), self._check_commit)
         while pending:
             player, action = yield from self._ask(
                 "C1", tuple(pending), "C1", self._check_commit, self._commit_options)
@@ -123,6 +130,12 @@ class CombatSteps(ComboSteps):
         if winner is not None and loser is not None and winner.kind in (cb.ATTACK, cb.THROW,
                                                                         cb.DODGE):
             yield from self._rewind_and_combo(winner, loser)
+        elif self.diagnosing is not None:
+            seats = tuple(ps.player for ps in self.players)
+            self.skipped("C10", seats, (Combo, Pump), self._no_combo(result.cell))
+            rule = "RW-CANNOT-4" if winner is None else cb.rewind_allowed(
+                winner.kind, winner.combat_move)[1]
+            self.skipped("C9", seats, (FaceDown,), self._no_rewind(winner or a, loser, rule))
         yield from self._end_of_combat(winner, loser, result)
 
     def _speed(self, ps: PlayerState) -> int | None:

@@ -3,7 +3,7 @@ reveal (C11), combo damage (C12) and the end of combat (C13)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import combinations
 
 from rules_engine import combat as cb
@@ -54,7 +54,9 @@ class ComboSteps(PowerUpSteps):
 
     def _rewind_and_combo(self, winner: PlayerState, loser: PlayerState) -> Step:
         # C9: the loser's Rewind/bluff window (RW-1..RW-4).
-        allowed, _rule = cb.rewind_allowed(winner.kind, winner.combat_move)
+        allowed, why = cb.rewind_allowed(winner.kind, winner.combat_move)
+        if not (allowed and loser.hand) and self.diagnosing is not None:
+            self.skipped("C9", (loser.player,), (FaceDown,), self._no_rewind(winner, loser, why))
         if allowed and loser.hand:
             _, action = yield from self._ask(
                 "C9", (loser.player,), "RW-1", self._check_face_down,
@@ -78,6 +80,8 @@ class ComboSteps(PowerUpSteps):
             yield from self._full_combo_window(winner, m)
         while True:
             if not self._combo_has_options(winner):
+                if self.diagnosing is not None:
+                    self.skipped("C10", (winner.player,), (Combo, Pump), self._check_combo)
                 break  # CB-11: no legal, affordable move or pump is left
             _, action = yield from self._ask(
                 "C10", (winner.player,), "C10", self._check_combo, self._combo_options)
@@ -128,6 +132,35 @@ class ComboSteps(PowerUpSteps):
             if dmg:
                 self._damage(loser, dmg, winner, "combat")
                 self._ko_check()
+
+    def _no_rewind(self, winner: PlayerState, loser: PlayerState | None,
+                   rule: str) -> Callable[[PlayerId, Action], None]:
+        """Why no Rewind or bluff card may go down now (RW-CANNOT, RW-3), for a diagnosis."""
+        def check(player: PlayerId, action: Action) -> None:
+            if loser is not None and not loser.hand:
+                raise RuleViolation("RW-3", f"{player.name} has no card in hand to place face "
+                                            "down")
+            what = {cb.BLOCK: "a block", cb.JOKER: "a Gold Burst"}.get(winner.kind)
+            if what is None and winner.combat_move is not None:
+                what = f"{winner.combat_move.label} ({winner.combat_move.follow_type.value})"
+            raise RuleViolation(
+                rule, f"{player.name} cannot place a Rewind or bluff card: "
+                      + (f"{winner.player.name} won with {what}, after which no further combat "
+                         "damage is possible" if loser is not None else
+                         "there is no loser of this combat"))
+        return check
+
+    def _no_combo(self, cell: str) -> Callable[[PlayerId, Action], None]:
+        """Why nobody may combo after this combat (CB-8, CB-1), for a diagnosis."""
+        def check(player: PlayerId, action: Action) -> None:
+            if cell == "M-ATTACK-ATTACK-TIE":
+                raise RuleViolation("CB-8", "after a speed tie between two attacks there is no "
+                                            "combo and no pump")
+            raise RuleViolation("CB-1", f"{player.name} cannot combo: a combo starts only when "
+                                        "a player hits with an attack or throw as the combat "
+                                        f"card, or hits back after a dodge (the combat was "
+                                        f"{cell})")
+        return check
 
     def _entry_damage(self, ps: PlayerState, e: ComboEntry) -> int:
         """C12 damage of one combo entry, after card text that changes damage."""
@@ -233,8 +266,9 @@ class ComboSteps(PowerUpSteps):
         limit = ps.character.combo_limit
         if cost and ps.combo_points_spent + cost > limit:
             return RuleViolation(
-                "CB-3", f"{m.label} costs {cost} combo points; {ps.combo_points_spent} of "
-                        f"{limit} are spent")
+                "CB-3", f"{ps.player.name} cannot play {c}: the combo would cost "
+                        f"{ps.combo_points_spent + cost} combo points, {ps.character.name}'s "
+                        f"limit is {limit}")
         return None
 
     def _check_combo(self, player: PlayerId, action: Action) -> None:

@@ -19,6 +19,7 @@ from rules_engine.actions import (
     Draw,
     Pass,
     Search,
+    UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType
 from rules_engine.errors import (
@@ -45,6 +46,7 @@ from rules_engine.state import (
     Decision,
     Outcome,
     PlayerState,
+    Probe,
     Step,
     Zone,
 )
@@ -109,6 +111,9 @@ class GameCore:
         self.history: list[tuple[PlayerId, Action]] = []
         self.timeout_triggered = False
         self.combat = Combat()
+        # Set by rules_engine.diagnosis only: the illegal event being explained, offered to
+        # every decision the engine settles by itself (None: not diagnosing).
+        self.diagnosing: Probe | None = None
         self._decision: Decision | None = None
         self._gen = self._play()
         self._advance(None)
@@ -241,6 +246,15 @@ class GameCore:
         """Every seat, initiative first (GEN-4, INI-6)."""
         return self._orders[self.initiative]
 
+    def skipped(self, step: str, players: tuple[PlayerId, ...],
+                kinds: tuple[type[Action], ...], check: Callable[[PlayerId, Action], None],
+                ) -> None:
+        """A decision settled without an event (nothing to choose, or not due here). Nothing
+        happens in play; a diagnosis offers its event to ``check`` now, in this state (callers
+        test ``self.diagnosing`` first, so play builds no closure)."""
+        if self.diagnosing is not None:
+            self.diagnosing.consider(self.turn, step, players, kinds, check)
+
     # ------------------------------------------------------------------ the journal
 
     def react(self) -> Step:
@@ -332,12 +346,18 @@ class GameCore:
             if rules[ps.player].can_act(self, ps, window):
                 break
         else:
+            if self.diagnosing is not None:
+                self.skipped(step, tuple(ps.player for ps in self.players), (UseAbility,),
+                             lambda p, a: self._check_window(p, a, window))
             return  # nobody can act: the window closes without a decision
         first = current = self.initiative
         passes = 0
         while passes < len(self.players):
             ps = self.players[current]
             if not rules[current].can_act(self, ps, window):
+                if self.diagnosing is not None:
+                    self.skipped(step, (current,), (UseAbility,),
+                                 lambda p, a: self._check_window(p, a, window))
                 passes += 1
                 current = self.table.next_in_priority(current, first)
                 continue
@@ -395,6 +415,9 @@ class GameCore:
         opp = self.opponent(owner)
         rules = self.rules[opp.player]
         if not rules.can_counter(self, opp, ability):
+            if self.diagnosing is not None:
+                self.skipped(self.step, (opp.player,), (UseAbility,),
+                             lambda p, a: rules.check_counter(self, opp, ability, a))
             return False
         _, action = yield from self._ask(
             self.step, (opp.player,), "CTR-2",

@@ -42,6 +42,9 @@ class PowerUpSteps(GameCore):
         has_set = any(n >= 2 for n in counts.values())
         if not has_set and not (chain and (any(c.is_ace for c in ps.discard)
                                            or any(c.is_ace for c in ps.deck))):
+            if self.diagnosing is not None:
+                self.skipped("P2", (ps.player,), (PowerUp,),
+                             lambda p, a: self._check_power_up(ps, a, chain))
             return  # nothing to discard, and no chain Aces to take (or none left to find)
         _, action = yield from self._ask(
             "P2", (ps.player,), "PU-1", lambda p, a: self._check_power_up(ps, a, chain),
@@ -69,6 +72,13 @@ class PowerUpSteps(GameCore):
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         if not action.sets and not action.from_discard and not action.from_deck:
             return  # PU-1: powering up is optional
+        if not action.sets and not chain:
+            longest = max(ps.chains, default=0)
+            raise RuleViolation(
+                "CH-1", f"no Aces are owed to {ps.player.name} for chains: the longest chain "
+                        f"this turn is {longest} (a chain is a run of back-to-back normal "
+                        "attacks, each one rank higher; a throw, a Linker, a face card or an Ace "
+                        "ends it, and it earns Aces from 3 on, CH-3)")
         # PU-7: the sets are discarded before the search, so their Aces can be found again.
         self._check_search(ps, action.from_discard, action.from_deck, owed,
                            discard=ps.discard + list(action.sets))
@@ -93,11 +103,18 @@ class PowerUpSteps(GameCore):
                     out.append(PowerUp(sets, d, k))
         return out
 
+    def _no_discard(self, ps: PlayerState, limit: int) -> None:
+        raise RuleViolation("HL-1", f"{ps.player.name} holds {len(ps.hand)} cards and the hand "
+                                    f"limit is {limit}: there is nothing to discard")
+
     def _hand_limit(self, ps: PlayerState) -> Step:
         """K2 / HL-1: discard down to the hand limit, choosing the cards."""
         limit = self.modifiers.fold(HAND_LIMIT, ps, None, HAND_LIMIT_HL2)
         excess = len(ps.hand) - limit
         if excess <= 0:
+            if self.diagnosing is not None:
+                self.skipped("K2", (ps.player,), (Discard,), lambda p, a: self._no_discard(
+                    ps, limit))
             return
 
         def check(player: PlayerId, action: Action) -> None:

@@ -28,11 +28,13 @@ without an implementation play with their card stats only.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rules_engine.actions import (
     Action,
     WinInitiative,
 )
-from rules_engine.cards import deck_for
+from rules_engine.cards import character, deck_for
 from rules_engine.errors import (
     RuleViolation,
 )
@@ -40,6 +42,9 @@ from rules_engine.game.combat import CombatSteps
 from rules_engine.game.core import OPENING_HAND, GameOver
 from rules_engine.game.views import Views
 from rules_engine.modifiers import DRAW_COUNT, Expiry
+
+if TYPE_CHECKING:
+    from rules_engine.log import MatchLog
 from rules_engine.ruleset import (
     InitiativeTie,
     Jokers,
@@ -59,6 +64,12 @@ class Game(CombatSteps, Views):
     >>> g.turn, g.step, g.actor
     (1, 'C1', <Actor.SIMULTANEOUS: 'simultaneous'>)
     """
+
+    @staticmethod
+    def for_log(log: MatchLog) -> Game:
+        """The game a log describes, before its first event."""
+        return Game(character(log.characters[0]), character(log.characters[1]),
+                    ruleset=log.ruleset, seed=log.seed)
 
     def _play(self) -> Step:
         try:

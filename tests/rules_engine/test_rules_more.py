@@ -84,11 +84,11 @@ def test_reveal_and_lock_in_steps__C2_C5_DP_2() -> None:
     draw(g, P1, "KH")
     draw(g, P2, "JS")
     g.apply(P1, UseAbility("Unstable Power", card("7H")))
-    fight(g, commit("2C", "dodge"), commit("3D", "attack"))
-    assert g.step == "C4" and g.state(P1).revealed_kind == cb.DODGE
+    fight(g, commit("2C", "attack"), commit("3D", "attack"))
+    assert g.step == "C4" and g.state(P1).revealed_kind == cb.ATTACK
     g.apply(P1, UseAbility("Unstable Power", option="rotate"))
-    # after lock-in the rotated attack is what fights (it wins: 2.6 beats 3.6)
-    assert g.state(P1).kind == cb.ATTACK and g.combat.winner is P1
+    # after lock-in the rotated card's dodge is what fights (it beats Grave's attack)
+    assert g.state(P1).kind == cb.DODGE and g.combat.winner is P1
 
 
 def test_decision_points_name_their_actor__DP_6_DP_7_DP_10_DP_11() -> None:

@@ -153,18 +153,26 @@ def test_cli_round_trip_play_then_validate(tmp_path) -> None:  # type: ignore[no
 
 
 def test_cli_validate_exit_codes(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    _, log = play_game("rook", "midori", 2)
+    _, log = play_game("grave", "jaina", 2)
     doc = log.to_json()
     bad = json.loads(json.dumps(doc))
     bad["result"]["winner"] = "P2" if doc["result"]["winner"] != "P2" else "P1"
     (tmp_path / "ok.json").write_text(log.dumps())
     (tmp_path / "mismatch.json").write_text(json.dumps(bad))
+    # the same mismatch with characters the engine plays by card stats only: not verifiable yet
+    _, stats_only = play_game("rook", "midori", 2)
+    unsure = stats_only.to_json()
+    unsure["result"]["winner"] = "P2" if unsure["result"]["winner"] != "P2" else "P1"
+    (tmp_path / "unsure.json").write_text(json.dumps(unsure))
     (tmp_path / "broken.json").write_text('{"format": "yomi-match-log", "version": 1')
     run = [sys.executable, "-m", "rules_engine", "validate"]
     assert subprocess.run([*run, str(tmp_path / "ok.json")], check=False).returncode == 0
     mismatch = subprocess.run([*run, str(tmp_path / "mismatch.json")], capture_output=True,
                               text=True, check=False)
     assert mismatch.returncode == 1 and "mismatch" in mismatch.stdout
+    not_yet = subprocess.run([*run, str(tmp_path / "unsure.json")], capture_output=True,
+                             text=True, check=False)
+    assert not_yet.returncode == 4 and "not verifiable yet" in not_yet.stdout
     broken = subprocess.run([*run, str(tmp_path / "broken.json")], capture_output=True,
                             text=True, check=False)
     assert broken.returncode == 2 and "$" in broken.stdout
@@ -198,6 +206,7 @@ def _variants() -> list[object]:
         r.Ruleset(pumpTiming=r.PumpTiming.IMMEDIATE, voidTiming=r.VoidTiming.AFTER_REVEAL,
                   blockReturn=r.BlockReturn.IMMEDIATE, jokers=r.Jokers.REMOVED),
         r.Ruleset(rewindDraw=r.RewindDraw.IF_PREVENTED_MAY,
+                  unstablePowerRotation=r.UnstablePowerRotation.ANY_CARD_WITH_ATTACK,
                   goldBurstSearch=r.GoldBurstSearch.FREE_UP_TO_2, jokerMirror=r.JokerMirror.TIE,
                   rewindScope=r.RewindScope.ALL_COMBO_DAMAGE),
         r.Ruleset(shuffleTrigger=r.ShuffleTrigger.SEARCHED_DECK, doubleKO=r.DoubleKO.HIGHER_LIFE,

@@ -311,7 +311,7 @@ def test_unreadable_input_raises_the_parsers_error() -> None:
 
 
 def test_an_illegal_event_ends_the_timeline_at_its_turn() -> None:
-    _, log = play_game("rook", "zane", 6)
+    _, log = play_game("grave", "jaina", 6)
     doc = log.to_json()
     turns_before = timeline(doc)
     # "stop" at the first decision of turn 3 (a commit or a window) is never legal there.
