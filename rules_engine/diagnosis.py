@@ -117,3 +117,27 @@ def diagnose(log: MatchLog, index: int) -> dict[str, Any] | None:
             "reason": f"this event does not fit here: the game expected "
                       f"{expected_words(game)}",
             "expected": expected_words(game)}
+
+
+def board_before(log: MatchLog, index: int, *, recent: int = 6) -> dict[str, Any] | None:
+    """The position just before event ``index`` (the first illegal one): the public state of
+    both sides (GEN-9) with the hand of the player who made that event, and the last ``recent``
+    events before it. None when the events before it cannot be replayed."""
+    if not 0 <= index <= len(log.events):
+        return None
+    try:
+        game = Game.for_log(log)
+        for e in log.events[:index]:
+            game.apply(e.player, e.action)
+    except (IllegalActionError, EngineInvariantError):
+        return None
+    viewer = log.events[index].player if index < len(log.events) else None
+    start = max(0, index - recent)
+    return {
+        "index": index,
+        "viewer": None if viewer is None else viewer.name,
+        "view": game.public_view(viewer),
+        "expected": expected_words(game),
+        "recent": [{"index": i, "player": e.player.name, "action": str(e.action)}
+                   for i, e in enumerate(log.events[start:index], start)],
+    }

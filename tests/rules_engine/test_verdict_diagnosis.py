@@ -178,3 +178,24 @@ def test_every_rule_the_verifier_can_cite_has_words_a_player_can_read() -> None:
             g.apply(p, bots[p].choose(g, p, g.legal_actions(p)))
     wordless = sorted(rid for rid in cited if not rule_text(rid))
     assert wordless == []
+
+
+def test_the_board_before_the_illegal_event_shows_the_erring_players_hand() -> None:
+    from rules_engine.diagnosis import board_before
+
+    g = won_combat("2C 3C 4C 5C 6C 8C 9C", commit("2C", "attack"))
+    for c in ("3C", "4C", "5C"):
+        g.apply(P1, combo(c))
+    log = MatchLog(characters=("grave", "grave"),
+                   events=(*(LogEvent(p, a) for p, a in g.history), LogEvent(P1, combo("6C"))))
+    board = board_before(log, len(g.history))
+    assert board is not None and board["viewer"] == "P1"
+    view = board["view"]
+    assert isinstance(view, dict)
+    players = view["players"]
+    assert sorted(players["P1"]["hand"]) == sorted(c.code for c in g.state(P1).hand)
+    assert "hand" not in players["P2"]  # the opponent's hand stays hidden (GEN-9)
+    assert players["P2"]["life"] == g.state(P2).life
+    assert [e["index"] for e in board["recent"]] == list(range(len(g.history) - 6,
+                                                               len(g.history)))
+    assert board["expected"].startswith("P1 to power up")
