@@ -7,9 +7,11 @@ row locked, so the result is applied exactly once.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -57,16 +59,22 @@ def _result_snapshot(match: Match) -> dict[str, Any]:
 
 
 def _result_callback_on_commit(match: Match) -> None:
-    if not match.result_callback_task:
-        return
-    name, match_id = match.result_callback_task, match.pk
+    """After commit, call the match's own callback task and every listener the site names.
 
-    def send() -> None:
+    ``settings.MATCH_RESULT_LISTENERS`` lists tasks (by name) that follow every result change
+    of every match, such as the statistics: the result flows up without an upward import.
+    """
+    names = [match.result_callback_task] if match.result_callback_task else []
+    names += list(getattr(settings, "MATCH_RESULT_LISTENERS", ()))
+    match_id = match.pk
+
+    def send(name: str) -> None:
         if name not in current_app.tasks:
             current_app.loader.import_default_modules()  # task modules are discovered lazily
         current_app.tasks[name].delay(match_id)
 
-    transaction.on_commit(send)
+    for name in names:
+        transaction.on_commit(partial(send, name))
 
 
 def _change(match: Match, new: str) -> None:
