@@ -40,7 +40,8 @@ def matchup_row_figure(stats: CharacterStats) -> dict[str, Any]:
     rate_values = [m.record.win_rate or 0 for m in cells]
     return {
         "data": [{
-            "type": "scatter", "mode": "markers", "orientation": "h",
+            "type": "scatter", "mode": "markers", "orientation": "h", "cliponaxis": False,
+            "marker": {"size": 10},
             "x": rates, "y": [f"{m.opponent_name} (n={m.record.games})" for m in cells],
             "customdata": [m.opponent for m in cells],
             "error_x": {
@@ -54,7 +55,7 @@ def matchup_row_figure(stats: CharacterStats) -> dict[str, Any]:
         "layout": _layout(
             f"{stats.name}: win rate by opponent (95% interval)",
             height=max(220, 26 * len(cells) + 80),
-            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True},
+            xaxis={"range": [-2, 102], "ticksuffix": "%", "fixedrange": True},
             yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True},
             shapes=[{"type": "line", "x0": 50, "x1": 50, "yref": "paper", "y0": 0, "y1": 1,
                      "line": {"dash": "dot", "width": 1}}],
@@ -113,6 +114,7 @@ def heatmap_figure(chart: MatchupChart) -> dict[str, Any]:
             "type": "heatmap", "x": names, "y": names, "z": z, "text": text,
             "texttemplate": "%{text}", "textfont": {"size": 9},
             "zmin": 0, "zmax": 100, "zmid": 50, "colorscale": "RdBu",
+            "reversescale": True,  # plotly's RdBu runs blue to red: blue is winning here
             "hoverongaps": False, "xgap": 1, "ygap": 1,
             "colorbar": {"ticksuffix": "%", "thickness": 10},
             "hovertemplate": "%{y} vs %{x}: %{z}%<extra></extra>",
