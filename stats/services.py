@@ -20,8 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db import models, transaction
-from django.db.models import Count, Q, Sum
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from matches.models import Match, VerificationRun
@@ -255,76 +254,89 @@ def game_record_sync(*, match_id: int) -> GameRecord | None:
 # ------------------------------------------------------------------------- the rebuild
 
 
-def _grouped(
-    qs: Any, group: tuple[str, ...], sums: Iterable[str],
-) -> Iterator[dict[str, Any]]:
-    annotations: dict[str, Any] = {
-        "n_games": Count("id"),
-        "n_wins": Count("id", filter=Q(result=GameSide.Result.WIN)),
-        "n_draws": Count("id", filter=Q(result=GameSide.Result.DRAW)),
-    }
-    annotations.update({f"s_{name}": Sum(name) for name in sums})
-    yield from qs.order_by().values(*group).annotate(**annotations).iterator(chunk_size=5000)
+def _insert_grouped(
+    model: type[models.Model], *, scope: dict[str, Any], group: dict[str, str],
+    sums: Iterable[str], where: str,
+) -> int:
+    """``INSERT INTO <aggregate> SELECT ... FROM stats_gameside GROUP BY ...``: one statement per
+    scope combination, so the rebuild never brings the rows through Python.
+
+    ``scope`` maps an aggregate column to a constant (the "all" sentinel) or None (take it from
+    the side's column of the same name); ``group`` maps further aggregate columns to side columns.
+    """
+    q = connection.ops.quote_name
+    columns: list[str] = []
+    selects: list[str] = []
+    params: list[Any] = []
+    group_by: list[str] = []
+    for column, constant in scope.items():
+        columns.append(q(column))
+        if constant is None:
+            selects.append(q(column))
+            group_by.append(q(column))
+        else:
+            selects.append("%s")
+            params.append(constant)
+    for column, source in group.items():
+        columns.append(q(column))
+        selects.append(q(source))
+        group_by.append(q(source))
+    columns += [q("games"), q("wins"), q("draws")]
+    selects += [
+        "COUNT(*)",
+        f"SUM(CASE WHEN {q('result')} = %s THEN 1 ELSE 0 END)",
+        f"SUM(CASE WHEN {q('result')} = %s THEN 1 ELSE 0 END)",
+    ]
+    params += [GameSide.Result.WIN.value, GameSide.Result.DRAW.value]
+    for name in sums:
+        columns.append(q(name))
+        selects.append(f"SUM({q(name)})")
+    sql = (
+        f"INSERT INTO {q(model._meta.db_table)} ({', '.join(columns)}) "
+        f"SELECT {', '.join(selects)} FROM {q(GameSide._meta.db_table)} WHERE {where} "
+        f"GROUP BY {', '.join(group_by)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
 
 
 def _rebuild_aggregates() -> dict[str, int]:
     CharacterStat.objects.all().delete()
     PlayerStat.objects.all().delete()
     HeadToHead.objects.all().delete()
-    sides = GameSide.objects.all()
     created = {"character": 0, "player": 0, "head_to_head": 0}
+    q = connection.ops.quote_name
     for all_modes in (False, True):
         for all_events in (False, True):
             for all_time in (False, True):
-                scoped = sides if all_events else sides.exclude(event_key=ALL_EVENTS)
-                group = tuple(name for name, is_all in (
-                    ("mode", all_modes), ("event_key", all_events), ("month", all_time),
-                ) if not is_all)
-
-                def scope(row: dict[str, Any], am: bool = all_modes, ae: bool = all_events,
-                          at: bool = all_time) -> dict[str, Any]:
-                    return {
-                        "mode": ALL_MODES if am else row["mode"],
-                        "event_key": ALL_EVENTS if ae else row["event_key"],
-                        "month": ALL_TIME if at else row["month"],
-                    }
-
-                rows = [
-                    CharacterStat(
-                        **scope(row), character=row["character"],
-                        opponent=row["opponent_character"], games=row["n_games"],
-                        wins=row["n_wins"], draws=row["n_draws"],
-                        **{name: row[f"s_{name}"] for name in SIDE_COUNTERS},
-                    )
-                    for row in _grouped(scoped, (*group, "character", "opponent_character"),
-                                        SIDE_COUNTERS)
-                ]
-                CharacterStat.objects.bulk_create(rows, batch_size=2000)
-                created["character"] += len(rows)
-                for by_character in (True, False):
-                    fields = (*group, "player_id", *(("character",) if by_character else ()))
-                    rows = [
-                        PlayerStat(
-                            **scope(row), player_id=row["player_id"],
-                            character=row["character"] if by_character else ALL_CHARACTERS,
-                            games=row["n_games"], wins=row["n_wins"], draws=row["n_draws"],
-                        )
-                        for row in _grouped(scoped, fields, ())
-                    ]
-                    PlayerStat.objects.bulk_create(rows, batch_size=2000)
-                    created["player"] += len(rows)
+                scope = {
+                    "mode": ALL_MODES if all_modes else None,
+                    "event_key": ALL_EVENTS if all_events else None,
+                    "month": ALL_TIME if all_time else None,
+                }
+                # a game without an event counts only among every game
+                where = "1 = 1" if all_events else f"{q('event_key')} <> {ALL_EVENTS:d}"
+                created["character"] += _insert_grouped(
+                    CharacterStat, scope=scope,
+                    group={"character": "character", "opponent": "opponent_character"},
+                    sums=SIDE_COUNTERS, where=where,
+                )
+                created["player"] += _insert_grouped(
+                    PlayerStat, scope=scope,
+                    group={"player_id": "player_id", "character": "character"},
+                    sums=(), where=where,
+                )
+                created["player"] += _insert_grouped(
+                    PlayerStat, scope={**scope, "character": ALL_CHARACTERS},
+                    group={"player_id": "player_id"}, sums=(), where=where,
+                )
     for all_modes in (False, True):
-        fields = (*(() if all_modes else ("mode",)), "player_id", "opponent_id")
-        rows = [
-            HeadToHead(
-                mode=ALL_MODES if all_modes else row["mode"], player_id=row["player_id"],
-                opponent_id=row["opponent_id"], games=row["n_games"], wins=row["n_wins"],
-                draws=row["n_draws"],
-            )
-            for row in _grouped(sides, fields, ())
-        ]
-        HeadToHead.objects.bulk_create(rows, batch_size=2000)
-        created["head_to_head"] += len(rows)
+        created["head_to_head"] += _insert_grouped(
+            HeadToHead, scope={"mode": ALL_MODES if all_modes else None},
+            group={"player_id": "player_id", "opponent_id": "opponent_id"}, sums=(),
+            where="1 = 1",
+        )
     return created
 
 
