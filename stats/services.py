@@ -63,8 +63,10 @@ def _source(match: Match) -> tuple[VerificationRun, int | None] | None:
     """The legal run behind the match's final result, or None when the match does not count."""
     if match.status != Match.Status.CONFIRMED or match.result_log_id is None:
         return None
+    # The newest finished run: a re-verification still pending leaves the last verdict standing.
     run = (
-        VerificationRun.objects.filter(log_id=match.result_log_id)
+        VerificationRun.objects.filter(log_id=match.result_log_id,
+                                       status__in=VerificationRun.FINISHED_STATUSES)
         .order_by("-created_at", "-id").first()
     )
     if run is None or run.status != VerificationRun.Status.LEGAL:

@@ -58,16 +58,7 @@ def _result_snapshot(match: Match) -> dict[str, Any]:
     }
 
 
-def _result_callback_on_commit(match: Match) -> None:
-    """After commit, call the match's own callback task and every listener the site names.
-
-    ``settings.MATCH_RESULT_LISTENERS`` lists tasks (by name) that follow every result change
-    of every match, such as the statistics: the result flows up without an upward import.
-    """
-    names = [match.result_callback_task] if match.result_callback_task else []
-    names += list(getattr(settings, "MATCH_RESULT_LISTENERS", ()))
-    match_id = match.pk
-
+def _send_on_commit(names: list[str], match_id: int) -> None:
     def send(name: str) -> None:
         if name not in current_app.tasks:
             current_app.loader.import_default_modules()  # task modules are discovered lazily
@@ -75,6 +66,22 @@ def _result_callback_on_commit(match: Match) -> None:
 
     for name in names:
         transaction.on_commit(partial(send, name))
+
+
+def match_result_listeners_on_commit(match: Match) -> None:
+    """After commit, call every task named in ``settings.MATCH_RESULT_LISTENERS`` with the match.
+
+    Listeners (the statistics) follow every result change of every match, and a new verdict on
+    a final result's log: the result flows up without an upward import.
+    """
+    _send_on_commit(list(getattr(settings, "MATCH_RESULT_LISTENERS", ())), match.pk)
+
+
+def _result_callback_on_commit(match: Match) -> None:
+    """After commit, call the match's own callback task, then the site's listeners."""
+    if match.result_callback_task:
+        _send_on_commit([match.result_callback_task], match.pk)
+    match_result_listeners_on_commit(match)
 
 
 def _change(match: Match, new: str) -> None:

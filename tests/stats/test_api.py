@@ -51,7 +51,7 @@ def test_matchup_csv_has_a_row_per_pair(client, games) -> None:
 
 
 def test_games_list_filters_and_exports(client, games) -> None:
-    ann, ben = games
+    ann, _ben = games
     data = client.get(reverse("stats-api:games"), {"player": ann.pk, "result": "win"}).json()
     assert data["count"] == 1
     assert data["results"][0]["character"] == "grave"

@@ -123,7 +123,7 @@ def test_player_page_has_characters_head_to_head_and_recent_games(client, three_
 
 
 def test_leaderboard_per_mode_and_character(client, three_games) -> None:
-    alice, bob = three_games
+    _alice, _bob = three_games
     rows = client.get(reverse("stats:leaderboards")).context["rows"]
     assert [(r["player_name"], r["wins"], r["games"]) for r in rows] == [
         ("Alice", 2, 3), ("Bob", 1, 3)]
@@ -144,7 +144,7 @@ def _queries(client, url: str, params: dict | None = None) -> int:
 def test_query_counts_do_not_grow_with_the_number_of_games(client,
                                                           django_capture_on_commit_callbacks,
                                                           three_games) -> None:
-    alice, bob = three_games
+    alice, _bob = three_games
     urls = [reverse("stats:character", args=["setsuki"]), reverse("stats:matchups"),
             reverse("stats:player", args=[alice.pk]), reverse("stats:leaderboards")]
     before = [_queries(client, u) for u in urls]

@@ -172,3 +172,38 @@ def test_records_are_placed_in_the_month_their_log_was_sent(played: Match) -> No
     game_record_sync(match_id=played.pk)
     assert GameRecord.objects.get().month == dt.date(2025, 3, 1)
     assert _all_time("setsuki", "rook", month=dt.date(2025, 3, 1)).games == 1
+
+
+def test_a_new_verdict_on_the_result_log_refreshes_the_record_once(
+    played: Match, django_capture_on_commit_callbacks,
+) -> None:
+    from matches.models import VerificationRun
+    from matches.services.verification import match_log_verify, match_run_requeue
+
+    before = GameRecord.objects.get(match=played).fingerprint
+    counted = snapshot()
+    with django_capture_on_commit_callbacks(execute=False):
+        run = match_run_requeue(log=played.result_log)
+    game_record_sync(match_id=played.pk)  # pending: the last verdict still stands
+    assert GameRecord.objects.get(match=played).fingerprint == before
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        match_log_verify(run_id=run.pk)
+    assert VerificationRun.objects.get(pk=run.pk).status == "legal"
+    assert len(callbacks) == 1  # the listeners only: the set's callback is not called again
+    assert GameRecord.objects.get(match=played).fingerprint != before
+    assert snapshot() == counted  # the same log, the same numbers, counted once
+
+
+def test_the_rebuild_command_restores_lost_numbers(played: Match) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    counted = snapshot()
+    CharacterStat.objects.all().delete()
+    PlayerStat.objects.filter(character="").delete()
+    GameRecord.objects.all().delete()
+    out = StringIO()
+    call_command("stats_rebuild", "--reextract", stdout=out)
+    assert snapshot() == counted
+    assert "games: 1" in out.getvalue()
