@@ -52,7 +52,8 @@ def month_of(when: dt.datetime) -> dt.date:
 
 
 def _lock() -> StatsLock:
-    StatsLock.objects.get_or_create(pk=1)
+    """Take the one lock row (created race-free on first use: INSERT ... ON CONFLICT DO NOTHING)."""
+    StatsLock.objects.bulk_create([StatsLock(pk=1)], ignore_conflicts=True)
     return StatsLock.objects.select_for_update().get(pk=1)
 
 

@@ -31,7 +31,7 @@ class PlotlyFinder(BaseFinder):
         if path == PLOTLY_STATIC_PATH:
             found = str(PLOTLY_DIR / PLOTLY_FILE)
             return [found] if find_all or kwargs.get("all") else found
-        return [] if find_all or kwargs.get("all") else ""
+        return []  # Django's convention for "not here", whatever find_all says
 
     def list(self, ignore_patterns: Any) -> Any:
         yield PLOTLY_FILE, self.storage
