@@ -316,6 +316,7 @@ class PlayerStats:
     rating_history: list[dict[str, Any]]
     recent_games: list[dict[str, Any]]
     placements: list[dict[str, Any]]
+    results: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         rating = None
@@ -328,7 +329,7 @@ class PlayerStats:
             "characters": self.characters, "head_to_head": self.head_to_head,
             "opponent": self.opponent, "rating": rating,
             "rating_history": self.rating_history, "recent_games": self.recent_games,
-            "placements": self.placements,
+            "placements": self.placements, "results": self.results,
         }
 
 
@@ -349,6 +350,17 @@ def _placements(player: Player) -> list[dict[str, Any]]:
                     "entrant": entrant.name, "rank": line.rank if line else None,
                     "entrants": entrant.event.entrants.count()})
     return out
+
+
+def _results(player: Player) -> list[dict[str, Any]]:
+    """The player's latest finished sets (every result is on the player's own page)."""
+    return [
+        {"event": s.stage.event.name, "event_slug": s.stage.event.slug, "set": s.pk,
+         "round": s.round_name or s.key, "entrant_a": s.side_label("a"),
+         "entrant_b": s.side_label("b"), "score_a": s.score_a, "score_b": s.score_b,
+         "winner": s.winner.name if s.winner else None}
+        for s in tournament_selectors.player_sets(player)[:10]
+    ]
 
 
 def player_stats(*, player: Player, scope: Scope, opponent: Player | None = None) -> PlayerStats:
@@ -404,7 +416,7 @@ def player_stats(*, player: Player, scope: Scope, opponent: Player | None = None
         head_to_head=head_to_head, opponent=chosen,
         rating=PlayerRating.objects.filter(player=player).first(),
         rating_history=[{**h, "recorded_at": h["recorded_at"].isoformat()} for h in history],
-        recent_games=recent_games, placements=_placements(player),
+        recent_games=recent_games, placements=_placements(player), results=_results(player),
     )
 
 

@@ -159,6 +159,18 @@ class PlacementSerializer(serializers.Serializer):
     entrants = serializers.IntegerField()
 
 
+class SetResultSerializer(serializers.Serializer):
+    event = serializers.CharField()
+    event_slug = serializers.CharField()
+    set = serializers.IntegerField()
+    round = serializers.CharField()
+    entrant_a = serializers.CharField()
+    entrant_b = serializers.CharField()
+    score_a = serializers.IntegerField()
+    score_b = serializers.IntegerField()
+    winner = serializers.CharField(allow_null=True)
+
+
 class PlayerStatsSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
     scope = ScopeSerializer()
@@ -170,6 +182,7 @@ class PlayerStatsSerializer(serializers.Serializer):
     rating_history = RatingPointSerializer(many=True)
     recent_games = RecentGameSerializer(many=True)
     placements = PlacementSerializer(many=True)
+    results = SetResultSerializer(many=True)
 
 
 class LeaderboardRowSerializer(RecordSerializer):

@@ -28,3 +28,25 @@ def test_seed_demo_fills_the_statistics(client) -> None:
     assert snapshot() == counted
     chart = client.get(reverse("stats:matchups")).context["chart"]
     assert sum(r.games for r in chart.cells.values()) == 2 * GameRecord.objects.count()
+
+
+def test_demo_player_page_has_results_placements_and_rating(client) -> None:
+    from django.db.models import Q
+
+    from matches.models import Player
+    from stats.models import GameSide
+    from tournaments.models import Entrant, Set
+
+    call_command("seed_demo", verbosity=0)
+    weekly = Event.objects.get(slug="fantasy-strike-weekly")
+    entrant = Entrant.objects.filter(event=weekly).order_by("seed").first()
+    player = Player.objects.get(entries__entrant=entrant)
+    stats = client.get(reverse("stats:player", args=[player.pk])).context["stats"]
+    assert stats.overall.games == GameSide.objects.filter(player=player).count() > 0
+    placement = next(p for p in stats.placements if p["event_slug"] == weekly.slug)
+    assert 1 <= placement["rank"] <= placement["entrants"] == weekly.entrants.count()
+    entrants = Entrant.objects.filter(members__player=player)
+    finished = Set.objects.filter(status=Set.Status.FINISHED).filter(
+        Q(entrant_a__in=entrants) | Q(entrant_b__in=entrants))
+    assert len(stats.results) == min(10, finished.count()) > 0
+    assert stats.rating is not None and len(stats.rating_history) == stats.rating.games
