@@ -96,12 +96,14 @@ def test_matchup_heatmap_renders_the_chart_on_a_phone(browser, live_server, six_
     assert plot["svg"] >= 1
     assert "67%n=6" in "".join(plot["texts"]).replace(" ", "")  # the cell's label is drawn
     assert page.locator("td[data-cell='setsuki:rook']").inner_text().startswith("67%")
+    # on a phone the chart scrolls inside its own box; the page itself does not
+    assert page.evaluate("document.querySelector('main').scrollWidth") <= 390
 
 
 def test_character_page_plots_the_matchup_row_and_options(browser, live_server,
                                                           six_games) -> None:
     stats = character_stats(character="setsuki", scope=Scope())
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
     page.goto(live_server.url + reverse("stats:character", args=["setsuki"]))
     plot = _rendered(page, "matchups")
     assert plot["data"][0]["customdata"] == ["rook"]
@@ -110,3 +112,6 @@ def test_character_page_plots_the_matchup_row_and_options(browser, live_server,
     assert options["data"][0]["y"] == [o["label"] for o in stats.options]
     assert options["data"][0]["x"] == [round(100 * o["share"], 1) for o in stats.options]
     assert page.locator("#overall-games").inner_text().startswith("6 games")
+    # readable on a phone: the plots fit the screen and the content does not scroll sideways
+    assert 300 <= plot["width"] <= 390 and options["width"] <= 390
+    assert page.evaluate("document.querySelector('main').scrollWidth") <= 390
