@@ -343,6 +343,28 @@ def _rebuild_aggregates() -> dict[str, int]:
     return created
 
 
+def _candidates() -> list[int]:
+    """Every match that counts or did: confirmed with a log, or holding a record."""
+    return sorted(
+        set(Match.objects.filter(status=Match.Status.CONFIRMED, result_log__isnull=False)
+            .values_list("pk", flat=True))
+        | set(GameRecord.objects.values_list("match_id", flat=True))
+    )
+
+
+def stats_reextract_enqueue(*, chunk_size: int = 200) -> int:
+    """Queue every match's record to be brought in line with its log, in chunks across the
+    workers; each sync adds and subtracts its own numbers, so no final step is needed.
+    Returns the number of chunks queued."""
+    from stats.tasks import game_records_sync_chunk_task
+
+    ids = _candidates()
+    chunks = [ids[i:i + chunk_size] for i in range(0, len(ids), chunk_size)]
+    for chunk in chunks:
+        game_records_sync_chunk_task.delay(chunk)
+    return len(chunks)
+
+
 def stats_rebuild(*, reextract: bool = False) -> dict[str, int]:
     """Recompute every aggregate from the game records; with ``reextract``, first bring every
     match's record in line with its result and log (replaying the logs).
@@ -351,11 +373,8 @@ def stats_rebuild(*, reextract: bool = False) -> dict[str, int]:
     """
     summary: dict[str, int] = {}
     if reextract:
-        candidates = set(
-            Match.objects.filter(status=Match.Status.CONFIRMED, result_log__isnull=False)
-            .values_list("pk", flat=True)
-        ) | set(GameRecord.objects.values_list("match_id", flat=True))
-        for match_id in sorted(candidates):
+        candidates = _candidates()
+        for match_id in candidates:
             game_record_sync(match_id=match_id)
         summary["matches_checked"] = len(candidates)
     with transaction.atomic():

@@ -207,3 +207,24 @@ def test_the_rebuild_command_restores_lost_numbers(played: Match) -> None:
     call_command("stats_rebuild", "--reextract", stdout=out)
     assert snapshot() == counted
     assert "games: 1" in out.getvalue()
+
+
+def test_a_queued_re_extraction_in_chunks_restores_the_records(
+    django_capture_on_commit_callbacks, manager,
+) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    players = [PlayerFactory() for _ in range(3)]
+    for a, b, winner in ((0, 1, "P1"), (1, 2, "P2"), (2, 0, "P1")):
+        confirm(versus(players[a], players[b]), log_won_by(winner, "zane", "gwen"),
+                django_capture_on_commit_callbacks)
+    counted = snapshot()
+    GameRecord.objects.order_by("match_id").first().delete()  # as if its sync never ran
+    stats_rebuild()
+    assert snapshot() != counted
+    out = StringIO()
+    call_command("stats_rebuild", "--reextract", "--queue", stdout=out)  # tasks run in-process
+    assert "queued in 1 chunks" in out.getvalue()
+    assert snapshot() == counted
