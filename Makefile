@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-all lint setup bench bench-verification clean
+.PHONY: run test test-all lint setup bench bench-verification bench-stats clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Python 3.11 is required (set PYTHON=...)")'
@@ -58,6 +58,13 @@ bench-verification: $(STAMP)
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
 		$(PY) manage.py bench_verification --logs $(BENCH_LOGS) --workers 2
+
+BENCH_GAMES ?= 100000
+
+bench-stats: $(STAMP)
+	-createdb -h 127.0.0.1 -U postgres yomi_bench 2>/dev/null
+	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py migrate --noinput -v0
+	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_stats --games $(BENCH_GAMES)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis

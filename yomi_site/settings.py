@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "health",
     "matches",
     "tournaments",
+    "stats",
 ]
 
 MIDDLEWARE = [
@@ -128,6 +129,12 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # plotly.js from the installed `plotly` package (no CDN, nothing vendored in the repo).
+    "stats.staticfiles.PlotlyFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -198,6 +205,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": max(1, min(60, CELERY_VISIBILITY_TIMEOUT // 3)),
     "unacked_restore_throttle": 1,
 }
+# Tasks called with the match id after every result change of every match (matches app).
+MATCH_RESULT_LISTENERS = ["stats.tasks.game_record_sync_task"]
+
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "health.tasks.heartbeat_record_task", "schedule": 300.0},
 }

@@ -12,11 +12,13 @@ urlpatterns = [
     path("characters/<slug:character_id>/", characters.character_detail_page,
          name="character-detail"),
     path("events/", include("tournaments.urls")),
+    path("stats/", include("stats.urls")),
     path("", include("matches.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/", include("tournaments.api.urls")),
     path("api/", include("matches.api.urls")),
+    path("api/stats/", include("stats.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

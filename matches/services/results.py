@@ -7,9 +7,11 @@ row locked, so the result is applied exactly once.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -56,17 +58,30 @@ def _result_snapshot(match: Match) -> dict[str, Any]:
     }
 
 
-def _result_callback_on_commit(match: Match) -> None:
-    if not match.result_callback_task:
-        return
-    name, match_id = match.result_callback_task, match.pk
-
-    def send() -> None:
+def _send_on_commit(names: list[str], match_id: int) -> None:
+    def send(name: str) -> None:
         if name not in current_app.tasks:
             current_app.loader.import_default_modules()  # task modules are discovered lazily
         current_app.tasks[name].delay(match_id)
 
-    transaction.on_commit(send)
+    for name in names:
+        transaction.on_commit(partial(send, name))
+
+
+def match_result_listeners_on_commit(match: Match) -> None:
+    """After commit, call every task named in ``settings.MATCH_RESULT_LISTENERS`` with the match.
+
+    Listeners (the statistics) follow every result change of every match, and a new verdict on
+    a final result's log: the result flows up without an upward import.
+    """
+    _send_on_commit(list(getattr(settings, "MATCH_RESULT_LISTENERS", ())), match.pk)
+
+
+def _result_callback_on_commit(match: Match) -> None:
+    """After commit, call the match's own callback task, then the site's listeners."""
+    if match.result_callback_task:
+        _send_on_commit([match.result_callback_task], match.pk)
+    match_result_listeners_on_commit(match)
 
 
 def _change(match: Match, new: str) -> None:

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 pytestmark = pytest.mark.django_db
 
-NAV = ["Events", "Players", "Characters", "Matches", "API"]
+NAV = ["Events", "Players", "Characters", "Matches", "Stats", "API"]
 
 
 def nav_links(html: str) -> dict[str, str]:
