@@ -22,8 +22,9 @@ class Player(models.Model):
 class Match(models.Model):
     """A game of Yomi between two sides, standalone or played for an event's set.
 
-    The event's set points here, never the reverse (DESIGN.md). ``managers`` are the users who may
-    act for the match besides its players: the tournaments app sets them to the event's organizers.
+    The event's set points here, never the reverse (docs/architecture.md). ``managers`` are the
+    users who may act for the match besides its players: the tournaments app sets them to the
+    event's organizers.
     """
 
     class Mode(models.TextChoices):

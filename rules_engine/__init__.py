@@ -1,7 +1,7 @@
 """Yomi rules engine: pure Python (standard library only).
 
-Plays and verifies Yomi Versus games by `shared/rules/RULES.md`. Nothing here may import Django
-or a project app (import-linter contract; tests/rules_engine/test_replay.py checks it too).
+Plays and verifies Yomi Versus games by `docs/rules/RULES.md`. Nothing here may import Django
+or a project app (import-linter contract; tests/rules_engine/test_import_purity.py checks it too).
 
 Public API (modules, one responsibility each):
 - :mod:`rules_engine.cards`: Rank, Suit, Card, Move, MoveType, ComboType, Character, character().
@@ -14,4 +14,4 @@ Public API (modules, one responsibility each):
 - :mod:`rules_engine.bots`, :mod:`rules_engine.selfplay`: bots and self-play.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"

@@ -107,7 +107,7 @@ class GreedyBot:
         commits = [a for a in commits if self._payable(game, ps, a)]
         if not commits:
             return next((a for a in legal if not isinstance(a, Commit)), legal[0])
-        opp = game.state(ps.player.other)
+        opp = game.opponent(ps)
 
         def score(a: Commit) -> float:
             if a.card.is_joker:
@@ -159,7 +159,8 @@ class GreedyBot:
             used = {a.card, *a.aces}
             rest = [c for c in ps.hand if c not in used]
             spent = ps.combo_points_spent + (m.combo_points or 0)
-            closed = game.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+            closed = game.combat.run.hit_back or m.follow_type in (ComboType.ENDER,
+                                                                   ComboType.CANT_COMBO)
             dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent, rest, 4))
             if dmg > best_damage:
                 best_damage, best = dmg, a

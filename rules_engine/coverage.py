@@ -1,6 +1,6 @@
 """Rule coverage: every rule ID of RULES.md's Versus sections and the tests that cite it.
 
-Glossary: a *rule ID* is a stable label from ``../shared/rules/RULES.md`` (``AR-THR-1``,
+Glossary: a *rule ID* is a stable label from ``docs/rules/RULES.md`` (``AR-THR-1``,
 ``TV-CB-04``, ``C10``). The *Versus sections* are §0-§10 and §13 (team modes §11 and Training
 §12 are later issues). A test *cites* an ID by writing it in its docstring or body with hyphens
 (``AR-THR-1``; IDs inside string data do not count) or at the end of its name after a double
@@ -14,9 +14,20 @@ character requirement is met once ``characters.abilities_implemented(id)`` is tr
 issue implementing Rook brings FR-ROOK-* and RW-13 into scope at once. Every other ID is in
 scope now.
 
-Responsibility: extracting IDs from the rules text (or the committed snapshot
-``data/versus_rule_ids.json`` when the rules are not beside the repository), matching them to
-tests and classifying them. Uncited in-scope IDs are the issue's remaining work.
+*Covered*: an in-scope ID counts as covered only when at least one citing test *drives the
+game*. The criterion is mechanical (:func:`game_driving_tests`): the test function calls one of
+:data:`GAME_DRIVERS` (``Game(...)``, ``replay``, ``new_game_for``, ``play_game``,
+``timeline``), directly or through the functions and fixtures it calls or takes as parameters
+that are defined in the tests directory itself (its own module, ``helpers.py``,
+``conftest.py``, ...), followed transitively. So ``recorded_game`` / ``won_combat`` (which
+build a ``Game``) count, and a test that only calls a pure helper such as ``combat.resolve`` or a
+chain rule on a list of cards does not: those IDs are *cited by helper tests only* and
+``--strict`` fails on them as on uncited IDs.
+
+Responsibility: extracting IDs from the rules text (``docs/rules/RULES.md``, or the committed
+snapshot ``data/versus_rule_ids.json`` when the rules file is absent, as in an installed
+package), matching them to tests and classifying them. Uncited and helper-only in-scope IDs are
+the remaining work.
 """
 
 from __future__ import annotations
@@ -107,6 +118,77 @@ def citations(test_dir: Path, ids: list[str]) -> dict[str, list[str]]:
     return out
 
 
+GAME_DRIVERS: frozenset[str] = frozenset({"Game", "replay", "new_game_for", "play_game",
+                                          "timeline"})
+"""Callables that play a game through the engine: constructing a ``Game`` (which every
+``apply`` needs), replaying or explaining a log, or a self-play game."""
+
+
+def game_driving_tests(test_dir: Path) -> frozenset[str]:
+    """The tests (``file::function``) that drive the game: see the module docstring.
+
+    Local functions are the module-level functions (fixtures included) of every ``*.py`` in
+    ``test_dir``; a name is looked up in the test's own module first, then in the other
+    non-test modules (``helpers.py``, ``conftest.py``, ``tester_character.py``). A call is
+    ``name(...)`` or ``obj.name(...)``; a test's parameters count as calls of the fixtures of
+    that name."""
+    modules = {path.name: ast.parse(path.read_text(encoding="utf-8"))
+               for path in sorted(test_dir.glob("*.py"))}
+    common: dict[str, list[ast.FunctionDef]] = {}
+    for name, tree in modules.items():
+        if not name.startswith("test_"):
+            for fn in _module_functions(tree):
+                common.setdefault(fn.name, []).append(fn)
+    driving: set[str] = set()
+    for name, tree in modules.items():
+        if not name.startswith("test_"):
+            continue
+        local: dict[str, list[ast.FunctionDef]] = {}
+        for fn in _module_functions(tree):
+            local.setdefault(fn.name, []).append(fn)
+        reaches: dict[str, bool] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test") \
+                    and _drives(node, local, common, reaches, set()):
+                driving.add(f"{name}::{node.name}")
+    return frozenset(driving)
+
+
+def _module_functions(tree: ast.Module) -> list[ast.FunctionDef]:
+    return [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+
+
+def _called_names(fn: ast.FunctionDef) -> set[str]:
+    names = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name):
+                names.add(node.func.id)
+            elif isinstance(node.func, ast.Attribute):
+                names.add(node.func.attr)
+    return names
+
+
+def _drives(fn: ast.FunctionDef, local: dict[str, list[ast.FunctionDef]],
+            common: dict[str, list[ast.FunctionDef]], driving: dict[str, bool],
+            visiting: set[str]) -> bool:
+    """Whether ``fn`` reaches a game driver. Only positive answers are remembered in
+    ``driving``: a negative one may have been cut short by a cycle (``visiting``)."""
+    for name in sorted(_called_names(fn)):
+        if name in GAME_DRIVERS or driving.get(name):
+            return True
+        if name in visiting:
+            continue
+        visiting.add(name)
+        found = any(_drives(f, local, common, driving, visiting)
+                    for f in local.get(name) or common.get(name, []))
+        visiting.discard(name)
+        if found:
+            driving[name] = True
+            return True
+    return False
+
+
 def _prose(segment: str, docstring: str) -> str:
     """A test's docstring and comments: where it says which rules it checks. Rule IDs inside
     string data (a list of IDs to look up, say) are not citations."""
@@ -195,6 +277,8 @@ def _mode(*modes: str, why: str = "") -> Requirement:
 _TEAM = "tag_team"
 _ROOK = "rook"
 _SMOKE_BOMB = ("setsuki", "valerie", "midori")
+_VALERIE = "valerie"
+_ANY_ORDER = "any-order chains (Agile Hands), characters batch 2"
 
 REQUIRES: dict[str, Requirement] = {
     # Team modes (§11): assists, tags, benches and snapbacks exist only there.
@@ -232,6 +316,13 @@ REQUIRES: dict[str, Requirement] = {
     "CTR-5": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-SETSUKI-1": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-ROOK-5": _chars(_ROOK, "setsuki", why="Smoke Bomb counters Rock Armor"),
+    # Valerie's any-order chains: a helper test checks the counting, but the engine refuses her
+    # 4 -> 6 combo in a game until her abilities land (characters batch 2).
+    "CH-6": _chars(_VALERIE, why=_ANY_ORDER),
+    "CB-15": _chars(_VALERIE, why=_ANY_ORDER),
+    "TV-PU-07": _chars(_VALERIE, why=_ANY_ORDER),
+    "TV-PU-06": _chars(_VALERIE, why="a 2, 4, 5 combo is legal only with her any-order chains; "
+                                     "characters batch 2"),
 }
 """Versus rule IDs that need something the engine does not implement yet, beyond the FAQ
 rulings ``FR-<CHARACTER>-n`` (which need that character's abilities, see :func:`requirement`).
@@ -253,34 +344,46 @@ def requirement(rule_id: str) -> Requirement | None:
 
 @dataclass(frozen=True, slots=True)
 class Coverage:
-    """Rule IDs split three ways: in scope and cited (with the citing tests), in scope and
-    uncited (the remaining work), and deferred (with the reason)."""
+    """Rule IDs split four ways: in scope and covered (with the citing tests that drive the
+    game), in scope and cited by helper tests only (with those tests), in scope and uncited (the
+    remaining work), and deferred (with the reason)."""
 
     cited: dict[str, list[str]]
     uncited: list[str]
     deferred: dict[str, str]
     deferred_citations: dict[str, list[str]]
+    helper_only: dict[str, list[str]]
 
 
 def coverage(ids: list[str], cited: dict[str, list[str]],
              implemented: Callable[[str], bool] | None = None,
-             modes: frozenset[str] = SUPPORTED_MODES) -> Coverage:
+             modes: frozenset[str] = SUPPORTED_MODES,
+             driving: frozenset[str] | None = None) -> Coverage:
     """Classify ``ids``: an ID is deferred while its :func:`requirement` is unmet, else in scope.
     ``implemented`` defaults to :func:`rules_engine.characters.abilities_implemented`, looked up
-    at call time, so implementing a character brings its rules into scope."""
+    at call time, so implementing a character brings its rules into scope. ``driving`` is the set
+    of tests that drive the game (:func:`game_driving_tests`); an in-scope ID whose citing tests
+    are all outside it is *helper-only*. ``None`` counts every citing test (the caller has
+    already filtered)."""
     if implemented is None:
         implemented = chars.abilities_implemented
     in_cited: dict[str, list[str]] = {}
     uncited: list[str] = []
     deferred: dict[str, str] = {}
     deferred_cited: dict[str, list[str]] = {}
+    helper_only: dict[str, list[str]] = {}
     for rid in ids:
         req = requirement(rid)
+        tests = cited.get(rid, [])
         if req is not None and req.unmet(implemented, modes):
             deferred[rid] = req.reason(implemented, modes)
-            deferred_cited[rid] = cited.get(rid, [])
-        elif cited.get(rid):
-            in_cited[rid] = cited[rid]
+            deferred_cited[rid] = tests
+            continue
+        drivers = tests if driving is None else [t for t in tests if t in driving]
+        if drivers:
+            in_cited[rid] = drivers
+        elif tests:
+            helper_only[rid] = tests
         else:
             uncited.append(rid)
-    return Coverage(in_cited, uncited, deferred, deferred_cited)
+    return Coverage(in_cited, uncited, deferred, deferred_cited, helper_only)

@@ -13,9 +13,9 @@ Glossary (RULES.md §10, characters/README.md §2):
 Responsibility: the zones' bookkeeping and the only way a character module moves cards into,
 within and out of them. Every card is in exactly one zone (GEN-6): a card leaving these zones goes
 to its owner's discard pile, or to hand when the text says so. The game fires the generic
-triggers (:class:`Trigger`) at the step they happen; modifiers (speed, damage, follow rules,
-``requires`` moves) are the existing :class:`~rules_engine.characters.CharacterRules` hooks asking
-:func:`active`.
+triggers (:class:`Trigger`) at the step they happen; an effect's modifiers (speed, damage,
+follow rules) are :mod:`rules_engine.modifiers` asking :func:`active`, and a move's ``requires``
+is :meth:`~rules_engine.characters.CharacterRules.has_state`.
 
 CTR-4 holds by construction: :func:`play_ongoing` is the one place an ongoing effect can be
 countered (as it is played, after its card is paid, CTR-2); nothing here or in the game offers a
@@ -25,54 +25,21 @@ counter against an effect already in play, its modifiers or its triggers.
 from __future__ import annotations
 
 from collections.abc import Collection, Generator
-from dataclasses import dataclass, field
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from rules_engine.cards import Card
 from rules_engine.errors import EngineInvariantError, RuleViolation
+from rules_engine.state import Ongoing, Trigger, Zone
 
 if TYPE_CHECKING:
+    from rules_engine.abilities import AbilityContext
     from rules_engine.actions import Action
-    from rules_engine.game import Decision, Game, PlayerState
+    from rules_engine.state import Decision, PlayerState
     from rules_engine.types import PlayerId
 
 
-class Trigger(Enum):
-    """Game events that can end an ongoing effect (fired by the game, in initiative order)."""
-
-    THROWN = "thrown"  # AB-8 / AR-THR-2: an opponent's throw hit this player (C6 or a hit-back)
-    HIT = "hit"  # an opponent's attack or throw hit this player (GL-HIT; C6 or a hit-back)
-
-
-class Zone(Enum):
-    """Where a card to attach comes from."""
-
-    HAND = "hand"
-    COMBAT = "combat"  # the player's combat area (a block card that just blocked)
-    DISCARD = "discard"
-
-
-@dataclass(slots=True, eq=False)
-class Ongoing:
-    """One ability card in play: its ability (as printed), the card, what ends it, and the cards
-    attached to it (at most ``limit`` when its text sets one)."""
-
-    name: str
-    card: Card
-    ends_on: frozenset[Trigger] = frozenset()
-    limit: int | None = None
-    attached: list[Card] = field(default_factory=list)
-    since_turn: int = 0
-    resolved: bool = False  # False while it can still be countered (CTR-2): not active yet
-
-    def to_json(self) -> dict[str, object]:
-        return {"name": self.name, "card": self.card.code,
-                "attached": [c.code for c in self.attached]}
-
-
 def play_ongoing(
-    game: Game, ps: PlayerState, card: Card, name: str, *,
+    ctx: AbilityContext, ps: PlayerState, card: Card, name: str, *,
     ends_on: Collection[Trigger] = (), limit: int | None = None,
 ) -> Generator[Decision, tuple[PlayerId, Action], Ongoing | None]:
     """AB-2 / AB-4: play ``card`` from hand face up as the ongoing effect ``name``.
@@ -81,12 +48,12 @@ def play_ongoing(
     its card is discarded (CTR-3); otherwise it is in play and active at once. Returns the effect,
     or None if countered. The caller has checked the play (window, card in hand)."""
     ps.hand.remove(card)
-    effect = Ongoing(name, card, frozenset(ends_on), limit, since_turn=game.turn)
+    effect = Ongoing(name, card, frozenset(ends_on), limit, since_turn=ctx.turn)
     ps.ongoing.append(effect)  # face up while the counter window is open (GEN-9)
-    countered = yield from game.offer_counter(ps, name)
+    countered = yield from ctx.offer_counter(ps, name)
     if countered:
         ps.ongoing.remove(effect)
-        game.discard(ps, card)  # CTR-3: prevented, the card played from hand is discarded
+        ctx.discard(ps, card)  # CTR-3: prevented, the card played from hand is discarded
         return None
     effect.resolved = True
     return effect
@@ -104,7 +71,7 @@ def is_active(ps: PlayerState, name: str) -> bool:
     return active(ps, name) is not None
 
 
-def end(game: Game, ps: PlayerState, effect: Ongoing, *, to_hand: bool = False) -> None:
+def end(ctx: AbilityContext, ps: PlayerState, effect: Ongoing, *, to_hand: bool = False) -> None:
     """The effect ends: its card and every card attached to it go to the discard pile (GEN-6),
     or to hand when the text says so (``to_hand``)."""
     if effect not in ps.ongoing:
@@ -114,17 +81,17 @@ def end(game: Game, ps: PlayerState, effect: Ongoing, *, to_hand: bool = False) 
         if to_hand:
             ps.hand.append(c)
         else:
-            game.discard(ps, c)
+            ctx.discard(ps, c)
     effect.attached = []
 
 
-def fire(game: Game, ps: PlayerState, trigger: Trigger) -> list[Ongoing]:
+def fire(ctx: AbilityContext, ps: PlayerState, trigger: Trigger) -> list[Ongoing]:
     """``trigger`` happened to ``ps``: end every effect whose text ends on it; return them."""
     if not ps.ongoing:
         return []
     ended = [e for e in ps.ongoing if e.resolved and trigger in e.ends_on]
     for e in ended:
-        end(game, ps, e)
+        end(ctx, ps, e)
     return ended
 
 
@@ -154,7 +121,8 @@ def check_attach(ps: PlayerState, to: Ongoing | None, n: int = 1, *,
             f"{holder} already has {have} attached card(s); its text allows at most {limit}")
 
 
-def attach(game: Game, ps: PlayerState, card: Card, to: Ongoing | None, *, source: Zone,
+def attach(ctx: AbilityContext, ps: PlayerState, card: Card, to: Ongoing | None, *,
+           source: Zone,
            limit: int | None = None, rule: str | None = None) -> None:
     """Move ``card`` from ``source`` to ``to`` (None = the character card), within the limit."""
     check_attach(ps, to, limit=limit, rule=rule)
@@ -170,7 +138,7 @@ def attach(game: Game, ps: PlayerState, card: Card, to: Ongoing | None, *, sourc
     attached_to(ps, to).append(card)
 
 
-def detach(game: Game, ps: PlayerState, card: Card, frm: Ongoing | None, *,
+def detach(ctx: AbilityContext, ps: PlayerState, card: Card, frm: Ongoing | None, *,
            to_hand: bool = False) -> None:
     """Take ``card`` off ``frm`` (None = the character card) to the discard pile (or hand)."""
     cards = attached_to(ps, frm)
@@ -180,7 +148,7 @@ def detach(game: Game, ps: PlayerState, card: Card, frm: Ongoing | None, *,
     if to_hand:
         ps.hand.append(card)
     else:
-        game.discard(ps, card)
+        ctx.discard(ps, card)
 
 
 def cards_in_play(ps: PlayerState) -> list[Card]:

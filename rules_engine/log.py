@@ -62,7 +62,7 @@ class ClaimedResult:
     winner: PlayerId | None
     how: Termination
     turns: int | None = None
-    life: tuple[int, int] | None = None
+    life: tuple[int, ...] | None = None  # by seat (P1, P2)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -72,7 +72,7 @@ class ClaimedResult:
         if self.turns is not None:
             out["turns"] = self.turns
         if self.life is not None:
-            out["life"] = {"P1": self.life[0], "P2": self.life[1]}
+            out["life"] = {seat.name: v for seat, v in zip(PlayerId, self.life, strict=True)}
         return out
 
 

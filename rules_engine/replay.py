@@ -3,8 +3,13 @@
 Glossary: *legal* = every event was a legal choice at its decision point and the game ended
 with the claimed result; *illegal* = the first illegal event (or a log that stops before the
 game ends, or continues after it); *result_mismatch* = every event legal but the claimed result
-differs; *unreadable* = the input is not a readable version-1 log; *engine_error* = the engine
-contradicted itself (our bug, never the player's).
+differs; *unverifiable* = the log shows a problem, but it has a character whose abilities the
+engine does not play yet (or a mode it does not play), so the problem may be the engine's, not
+the player's: "not verifiable yet", never final; *unreadable* = the input is not a readable
+version-1 log; *engine_error* = the engine contradicted itself (our bug, never the player's).
+
+An illegal event is explained by :mod:`rules_engine.diagnosis` (what the player was trying to
+do and the rule that forbids it), and every cited rule comes with its words (``rule_text``).
 
 Responsibility: only replay. Verification is replay through the same state machine that bots
 and self-play use (:mod:`rules_engine.game`); there is no second set of rules here.
@@ -12,22 +17,29 @@ and self-play use (:mod:`rules_engine.game`); there is no second set of rules he
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules_engine import __version__
 from rules_engine.cards import character
 from rules_engine.characters import abilities_implemented
+from rules_engine.diagnosis import explain
 from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
 from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, MatchLog, parse_log
+from rules_engine.types import PlayerId
+
+# Modes a log may name that the engine reads but does not play yet (RULES.md §11).
+UNPLAYED_MODES = {"triple_threat": "Triple Threat", "tag_team": "Tag Team",
+                  "dramatic_battle": "Dramatic Battle"}
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """What the verifier says about one log; ``to_dict()`` is the stable JSON form."""
 
-    status: str  # legal | illegal | result_mismatch | unreadable | engine_error
+    status: str  # legal | illegal | result_mismatch | unverifiable | unreadable | engine_error
     first_error: dict[str, Any] | None = None
     final: dict[str, Any] | None = None
     facts: dict[str, Any] | None = None
@@ -36,6 +48,8 @@ class Verdict:
     events: int = 0
     engine_version: str = __version__
     notes: tuple[str, ...] = field(default=())
+    # unverifiable only: {"characters": [ids], "mode": str | None, "reason": words}
+    unverifiable: dict[str, Any] | None = None
 
     @property
     def is_legal(self) -> bool:
@@ -52,6 +66,7 @@ class Verdict:
             "events": self.events,
             "engine_version": self.engine_version,
             "notes": list(self.notes),
+            **({"unverifiable": self.unverifiable} if self.unverifiable is not None else {}),
         }
 
     def summary(self) -> str:
@@ -62,6 +77,8 @@ class Verdict:
             e = self.first_error
             return (f"illegal: event {e['index']}, turn {e['turn']}, step {e['step']}, "
                     f"{e['player']}: {e['reason']} [{e['rule_id']}]")
+        if self.status == "unverifiable" and self.unverifiable is not None:
+            return f"not verifiable yet: {self.unverifiable['reason']}"
         if self.status == "engine_error" and self.first_error:
             return f"engine error (not the player's fault): {self.first_error['reason']}"
         assert self.final is not None
@@ -79,7 +96,7 @@ class Verdict:
 def _final(game: Game) -> dict[str, Any]:
     assert game.outcome is not None
     return {
-        "life": {"P1": game.life[0], "P2": game.life[1]},
+        "life": {ps.player.name: ps.life for ps in game.players},
         "winner": None if game.outcome.winner is None else game.outcome.winner.name,
         "how": game.outcome.termination.value,
         "turns": game.turn,
@@ -94,13 +111,38 @@ def _matches(claim: ClaimedResult, final: dict[str, Any]) -> bool:
     if claim.turns is not None and claim.turns != final["turns"]:
         return False
     return claim.life is None or (
-        claim.life == (final["life"]["P1"], final["life"]["P2"]))
+        claim.life == tuple(final["life"][seat.name] for seat in PlayerId))
 
 
 def new_game_for(log: MatchLog) -> Game:
     """The game a log describes, before its first event."""
-    return Game(character(log.characters[0]), character(log.characters[1]),
-                ruleset=log.ruleset, seed=log.seed)
+    return Game.for_log(log)
+
+
+def _not_verifiable(verdict: Verdict, log: MatchLog) -> Verdict:
+    """A problem in a log with a character the engine plays with card stats only is no
+    verdict on the player: it may be an ability the engine does not know (Rook's Stone Wall
+    reflecting damage, say). Not verifiable yet, instead of illegal."""
+    missing = [c for c in dict.fromkeys(log.characters) if not abilities_implemented(c)]
+    if not missing or verdict.status not in ("illegal", "result_mismatch"):
+        return verdict
+    names = ", ".join(character(c).name for c in missing)
+    reason = (f"the abilities of {names} are not implemented yet, so the engine cannot tell "
+              "whether the problem it found is the player's; the log will be verified again "
+              "when they are")
+    return replace(verdict, status="unverifiable",
+                   unverifiable={"characters": missing, "mode": None, "reason": reason})
+
+
+def _unplayed_mode(text: Any) -> str | None:
+    """The mode of a log the engine reads but does not play (a team mode), if that is why it
+    could not be read."""
+    try:
+        doc = text if isinstance(text, dict) else json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    mode = doc.get("mode") if isinstance(doc, dict) else None
+    return mode if mode in UNPLAYED_MODES else None
 
 
 def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
@@ -113,6 +155,13 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
         try:
             log = parse_log(log)
         except LogSyntaxError as exc:
+            mode = _unplayed_mode(log) if exc.json_path == "$.mode" else None
+            if mode is not None:
+                return Verdict("unverifiable", first_error=exc.data, abilities_complete=False,
+                               unverifiable={"characters": [], "mode": mode, "reason":
+                                             f"{UNPLAYED_MODES[mode]} games are not played by "
+                                             "the engine yet; the log will be verified again "
+                                             "when they are"})
             return Verdict("unreadable", first_error=exc.data, abilities_complete=False)
     complete = all(abilities_implemented(c) for c in log.characters)
     notes = () if complete else tuple(
@@ -125,29 +174,31 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
         for i, event in enumerate(log.events):
             if game.is_over:
                 pos = game.position()
-                return Verdict("illegal", first_error={
+                return _not_verifiable(Verdict("illegal", first_error=explain(log, {
                     "index": i, "turn": pos.turn, "step": pos.step,
                     "player": event.player.name, "action": str(event.action),
                     "rule_id": "END-2",
                     "reason": "the game is already over; no event may follow",
                     "json_path": f"$.events[{i}]",
-                }, abilities_complete=complete, claimed=claimed, events=i, notes=notes)
+                }), abilities_complete=complete, claimed=claimed, events=i, notes=notes), log)
             game.apply(event.player, event.action)
         if not game.is_over:
             pos = game.position()
             who = " and ".join(p.name for p in game.acting_players)
-            return Verdict("illegal", first_error={
+            return _not_verifiable(Verdict("illegal", first_error=explain(log, {
                 "index": len(log.events), "turn": pos.turn, "step": pos.step,
                 "player": game.acting_players[0].name if game.acting_players else None,
                 "action": None, "rule_id": "END-1",
                 "reason": f"the log ends before the game does ({who} must still act)",
                 "json_path": "$.events",
-            }, abilities_complete=complete, claimed=claimed, events=len(log.events), notes=notes)
+            }), abilities_complete=complete, claimed=claimed, events=len(log.events),
+                notes=notes), log)
     except IllegalActionError as exc:
         data = exc.data
         data["json_path"] = f"$.events[{data['index']}]"
-        return Verdict("illegal", first_error=data, abilities_complete=complete,
-                       claimed=claimed, events=len(log.events), notes=notes)
+        return _not_verifiable(Verdict("illegal", first_error=explain(log, data),
+                                       abilities_complete=complete, claimed=claimed,
+                                       events=len(log.events), notes=notes), log)
     except EngineInvariantError as exc:
         return Verdict("engine_error", first_error={"reason": str(exc)},
                        abilities_complete=complete, claimed=claimed, events=len(log.events),
@@ -155,9 +206,9 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
     final = _final(game)
     facts = game.facts()
     if log.result is None or not _matches(log.result, final):
-        return Verdict("result_mismatch", final=final, facts=facts, abilities_complete=complete,
-                       claimed=claimed, events=len(log.events),
-                       notes=(*notes, "the log claims no result") if log.result is None
-                       else notes)
+        return _not_verifiable(Verdict(
+            "result_mismatch", final=final, facts=facts, abilities_complete=complete,
+            claimed=claimed, events=len(log.events),
+            notes=(*notes, "the log claims no result") if log.result is None else notes), log)
     return Verdict("legal", final=final, facts=facts, abilities_complete=complete,
                    claimed=claimed, events=len(log.events), notes=notes)

@@ -7,8 +7,9 @@ words: no markdown emphasis, no citing source tags (``[RB; FAQ Q1]``), cross-ref
 follow table, test vectors, conflicts, ...) reads as one sentence built from its cells.
 
 Responsibility: look texts up in ``rules_engine/data/rules_text.json``, which
-``rules_engine/tools/build_rules_text.py`` generates from ``../shared/rules/RULES.md``. The
-package never reads ``../shared`` at run time; the file is loaded once, on first use.
+``rules_engine/tools/build_rules_text.py`` generates from ``docs/rules/RULES.md``. The
+package never reads RULES.md at run time (an installed package has no ``docs/``); the file is
+loaded once, on first use.
 
 >>> rule_text("KD-7")
 'Double knockdown: If both players would be knocked down in the same combat, neither is'

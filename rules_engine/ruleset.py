@@ -108,6 +108,13 @@ class FaceBlockParity(Enum):
     IMMUNE = "IMMUNE"
 
 
+class UnstablePowerRotation(Enum):
+    """Which combat card Jaina's Unstable Power may rotate (docs/rules-engine.md, "Jaina")."""
+
+    REVEALED_ATTACK = "REVEALED_ATTACK"  # the 2014 text: "your combat-revealed attack"
+    ANY_CARD_WITH_ATTACK = "ANY_CARD_WITH_ATTACK"  # the first-edition FAQ (FR-JAINA-9)
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """All Versus-relevant ``opt.*`` keys with their defaults (Appendix B)."""
@@ -134,6 +141,8 @@ class Ruleset:
     pumpTiming: PumpTiming = PumpTiming.ANY_BEFORE_COMBO_END          # OQ-08
     dodgeVsNoCardAttackOnly: bool = False                             # OQ-06
     faceBlockParity: FaceBlockParity = FaceBlockParity.RANK           # OQ-07
+    unstablePowerRotation: UnstablePowerRotation = (                  # FR-JAINA-9
+        UnstablePowerRotation.REVEALED_ATTACK)
 
     def to_json(self) -> dict[str, Any]:
         """Only the options that differ from the defaults, as JSON values."""

@@ -11,12 +11,14 @@ Rewind Time Joker or a bluff (C9, C11, RW-6).
 
 Responsibility: explain a log turn by turn. Nothing here decides a rule: the log is replayed
 event by event through :class:`rules_engine.game.Game` (the same state machine the verifier
-uses), and the summary is read from the game's state at two moments of every turn, the
-end-of-combat window (C13b: the combat cards, the matrix cell and the combo are still in place,
-knockdowns are worked out) and the end-of-turn window (K1: Power Up done). The game is observed
-through a subclass that only takes those snapshots (:class:`_ObservedGame`), so game.py needs no
-hook. Choices the state no longer holds (which card went face down, which Aces a Power Up took,
-recorded draws, abilities) are read from the log's events of that turn.
+uses). Draws, damage, Jokers, bluffs and knockdowns are counted from the game's event journal
+between two moments of a turn (:class:`rules_engine.journal.Totals`); the combat itself is read
+from the game's state at the end-of-combat window (C13b: the combat cards, the matrix cell and
+the combo are still in place, knockdowns are worked out), and each turn ends at the end-of-turn
+window (K1: Power Up done). The game is observed through a subclass that only marks those
+moments (:class:`_ObservedGame`), so the game needs no hook. Choices the state no longer holds
+(which card went face down, which Aces a Power Up took, recorded draws, abilities) are read from
+the log's events of that turn.
 
 API: ``timeline(log) -> list[TurnSummary]``; ``log`` is a :class:`MatchLog` or what
 :func:`rules_engine.replay.replay` accepts (text, bytes, a dict). Unreadable input raises
@@ -92,8 +94,10 @@ from rules_engine.actions import (
     UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType, character
+from rules_engine.diagnosis import explain
 from rules_engine.errors import EngineInvariantError, IllegalActionError
 from rules_engine.game import Decision, Game, PlayerState
+from rules_engine.journal import Totals
 from rules_engine.log import LogEvent, MatchLog, parse_log
 from rules_engine.ruleset import OnOff
 from rules_engine.types import PlayerId
@@ -203,13 +207,14 @@ class CombatResult:
     """C6: who won combat and why, in words that cite the matrix cell (§4.4)."""
 
     winner: PlayerId | None
+    loser: PlayerId | None
     cell: str | None
     both_hit: bool
     explanation: str
 
     def to_dict(self) -> dict[str, Any]:
         return {"winner": None if self.winner is None else self.winner.name,
-                "loser": None if self.winner is None else self.winner.other.name,
+                "loser": None if self.loser is None else self.loser.name,
                 "cell": self.cell, "both_hit": self.both_hit, "explanation": self.explanation}
 
 
@@ -274,15 +279,15 @@ class TurnSummary:
     turn: int
     initiative: PlayerId
     events: tuple[int, int]
-    players: tuple[PlayerTurn, PlayerTurn]
+    players: tuple[PlayerTurn, ...]  # by seat
     combat: CombatResult | None
     combo: ComboSummary | None
     stopped: dict[str, Any] | None = None
 
     @property
-    def damage(self) -> tuple[int, int]:
-        """Damage dealt to P1 and to P2 this turn (GL-DAMAGE; life paid is not damage)."""
-        return (self.players[0].damage_taken["total"], self.players[1].damage_taken["total"])
+    def damage(self) -> tuple[int, ...]:
+        """Damage dealt to each seat this turn (GL-DAMAGE; life paid is not damage)."""
+        return tuple(p.damage_taken["total"] for p in self.players)
 
     def summary(self) -> str:
         """One line for humans (the CLI prints it)."""
@@ -307,8 +312,9 @@ class TurnSummary:
             dealt = "?" if self.combo.damage is None else str(self.combo.damage)
             what = "hit back" if self.combo.hit_back else "combo"
             parts.append(f"{self.combo.player.name} {what} {moves} = {dealt}{ko}")
-        parts.append(f"damage P1 {self.damage[0]}, P2 {self.damage[1]}; "
-                     f"life P1 {self.players[0].life}, P2 {self.players[1].life}")
+        parts.append("damage " + ", ".join(f"{p.name} {self.damage[p]}" for p in PlayerId)
+                     + "; life " + ", ".join(f"{p.name} {self.players[p].life}"
+                                            for p in PlayerId))
         if self.stopped is not None:
             parts.append(f"stopped: {self.stopped['reason']} [{self.stopped['rule_id']}]")
         return "; ".join(parts)
@@ -321,7 +327,7 @@ class TurnSummary:
             "players": {p.name: self.players[p].to_dict() for p in PlayerId},
             "combat": None if self.combat is None else self.combat.to_dict(),
             "combo": None if self.combo is None else self.combo.to_dict(),
-            "damage": {"P1": self.damage[0], "P2": self.damage[1]},
+            "damage": {p.name: self.damage[p] for p in PlayerId},
             "stopped": None if self.stopped is None else dict(self.stopped),
         }
 
@@ -330,33 +336,17 @@ class TurnSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class _Counters:
-    """A player's running totals at one moment (deltas between moments give a turn)."""
-
-    life: int
-    cards_drawn: int
-    damage_dealt: tuple[tuple[str, int], ...]
-    knockdowns: int
-    jokers: tuple[tuple[str, int], ...]
-    bluffs: int
-
-    @staticmethod
-    def of(ps: PlayerState) -> _Counters:
-        return _Counters(ps.life, ps.cards_drawn, tuple(ps.damage_dealt.items()), ps.knockdowns,
-                         tuple(ps.jokers.items()), ps.bluffs)
-
-
-@dataclass(frozen=True, slots=True)
 class _Moment:
-    """Both players' counters and the turn's initiative."""
+    """A point in the game: how far the journal had got, every seat's life, the initiative
+    (the journal between two moments gives a turn's draws, damage, Jokers and knockdowns)."""
 
-    players: tuple[_Counters, _Counters]
+    mark: int
+    life: tuple[int, ...]
     initiative: PlayerId
 
     @staticmethod
     def of(game: Game) -> _Moment:
-        return _Moment((_Counters.of(game.players[0]), _Counters.of(game.players[1])),
-                       game.initiative)
+        return _Moment(len(game.journal), game.life, game.initiative)
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,9 +375,11 @@ class _Fighter:
 
 @dataclass(frozen=True, slots=True)
 class _Combat:
-    fighters: tuple[_Fighter, _Fighter]
+    fighters: tuple[_Fighter, ...]  # by seat
+    actives: tuple[PlayerId, PlayerId]  # the seats in combat, side A's first
     cell: str | None
     winner: PlayerId | None
+    loser: PlayerId | None
     combo: tuple[_Entry, ...]
     hit_back: bool
 
@@ -401,11 +393,12 @@ class _Combat:
                      ps.kind, _locked_speed(game, ps), ps.knocked_down, ps.knockdown_next,
                      ps.hit_this_combat)
             for ps in game.players)
-        assert len(fighters) == 2
-        return _Combat((fighters[0], fighters[1]), game.combat_cell, game.winner_of_combat,
+        winner = game.combat.winner
+        loser = None if winner is None else game.table.opponent(winner)
+        return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
                        tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10)
                              for e in game.combo),
-                       game.hit_back)
+                       game.combat.run.hit_back)
 
 
 def _locked_speed(game: Game, ps: PlayerState) -> int | None:
@@ -418,7 +411,7 @@ def _locked_speed(game: Game, ps: PlayerState) -> int | None:
 class _ObservedGame(Game):
     """The game, plus snapshots at C4 (combat began), C13b (combat, combo, knockdowns in place)
     and the end of K1 (Power Up done). ``window`` runs at those steps in every turn whether or
-    not a player can act in it, so it is the one place to look without a hook in game.py."""
+    not a player can act in it, so it is the one place to look without a hook in the game."""
 
     def __init__(self, log: MatchLog) -> None:
         # Set before Game.__init__: it already runs the generator to the first decision.
@@ -472,11 +465,13 @@ def _explain(combat: _Combat) -> str:
             kind = _KIND_WORDS[combat.fighters[p].revealed_kind]
             parts.append(f"{p.name}'s {kind} is void: {v[1]} ({v[0]})")
     cell = combat.cell
-    a, b = combat.fighters
+    sa, sb = combat.actives
+    a, b = combat.fighters[sa], combat.fighters[sb]
     if cell is None:
         parts.append("the game ended before the winner was determined")
     elif combat.winner is not None:
-        w, lo = combat.winner, combat.winner.other
+        w, lo = combat.winner, combat.loser
+        assert lo is not None
         fw, fl = combat.fighters[w], combat.fighters[lo]
         kw, kl = _KIND_WORDS[fw.kind], _KIND_WORDS[fl.kind]
         if fw.kind == fl.kind and fw.kind in (cb.ATTACK, cb.THROW):
@@ -495,7 +490,7 @@ def _explain(combat: _Combat) -> str:
     elif cell == "M-NOCARD-NOCARD":
         parts.append(f"both no-card: nothing happens ({cell})")
     else:  # neutral pairs: block/block, block/dodge, dodge/dodge (CF-11)
-        parts.append(f"P1's {_KIND_WORDS[a.kind]} and P2's {_KIND_WORDS[b.kind]}: "
+        parts.append(f"{sa.name}'s {_KIND_WORDS[a.kind]} and {sb.name}'s {_KIND_WORDS[b.kind]}: "
                      f"no winner ({cell})")
     return "; ".join(parts)
 
@@ -537,12 +532,6 @@ def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None) -> Co
         None if void is None else void[0], None if void is None else void[1])
 
 
-def _delta(after: tuple[tuple[str, int], ...], before: tuple[tuple[str, int], ...],
-           ) -> dict[str, int]:
-    b = dict(before)
-    return {k: v - b.get(k, 0) for k, v in after}
-
-
 def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSummary | None:
     if not combat.combo or combat.winner is None:
         return None
@@ -581,12 +570,14 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
     prevented_total = 0
     for p in PlayerId:
         mine = [e.action for _, e in events if e.player is p]
-        before, after = start.players[p], end.players[p]
-        opp_before, opp_after = start.players[p.other], end.players[p.other]
-        taken = _delta(opp_after.damage_dealt, opp_before.damage_dealt)
+        # this turn's stretch of the journal, counted for the seat and its opponent
+        turn_events = game.journal[start.mark:end.mark]
+        by_seat = Totals.by_seat(turn_events)
+        counts, theirs = by_seat[p], by_seat[game.table.opponent(p)]
+        taken = dict(theirs.damage_dealt)
         taken["total"] = sum(taken.values())
-        jokers = _delta(after.jokers, before.jokers)
-        jokers["bluff"] = after.bluffs - before.bluffs
+        jokers = dict(counts.jokers)
+        jokers["bluff"] = counts.bluffs
         prevented_total += jokers["rewind_prevented_damage"]
         commits = [a for a in mine if isinstance(a, Commit | NoCard)]
         fighter = None if combat is None else combat.fighters[p]
@@ -607,7 +598,7 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
         players.append(PlayerTurn(
             combat_card=_combat_card(game.players[p].character, fighter,
                                      commits[-1] if commits else None) if began else None,
-            draws=after.cards_drawn - before.cards_drawn,
+            draws=counts.cards_drawn,
             drawn=None if log.seed is not None else tuple(
                 a.card.code for a in mine if isinstance(a, Draw)),
             power_up=power_up,
@@ -621,18 +612,18 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
                              "cards": _codes(a.cards), "option": a.option}
                             for a in mine if isinstance(a, UseAbility)),
             damage_taken=taken,
-            life_lost=before.life - after.life,
-            life=after.life,
+            life_lost=start.life[p] - end.life[p],
+            life=end.life[p],
             knocked_down=fighter.knocked_down if fighter is not None
             else game.players[p].knocked_down if turn == game.turn else False,
-            knocked_down_next=opp_after.knockdowns > opp_before.knockdowns,
+            knocked_down_next=theirs.knockdowns_inflicted > 0,
         ))
     result = None
     if combat is not None:
         both = combat.winner is None and all(f.hit for f in combat.fighters)
-        result = CombatResult(combat.winner, combat.cell, both, _explain(combat))
+        result = CombatResult(combat.winner, combat.loser, combat.cell, both, _explain(combat))
     return TurnSummary(
-        turn, end.initiative, span, (players[0], players[1]), result,
+        turn, end.initiative, span, tuple(players), result,
         None if combat is None else _combo(game, turn, combat, prevented_total), stopped)
 
 
@@ -654,16 +645,17 @@ def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
     for i, event in enumerate(log.events):
         if game.is_over:
             pos = game.position()
-            stopped = {"index": i, "turn": pos.turn, "step": pos.step,
-                       "player": event.player.name, "action": str(event.action),
-                       "rule_id": "END-2",
-                       "reason": "the game is already over; no event may follow"}
+            stopped = explain(log, {"index": i, "turn": pos.turn, "step": pos.step,
+                                    "player": event.player.name, "action": str(event.action),
+                                    "rule_id": "END-2",
+                                    "reason": "the game is already over; no event may follow"})
             break
         turn = game.turn
         try:
             game.apply(event.player, event.action)
         except IllegalActionError as exc:
-            stopped = {k: v for k, v in exc.data.items() if k != "json_path"}
+            # the same account of the event as the verdict's (rules_engine.diagnosis)
+            stopped = {k: v for k, v in explain(log, exc.data).items() if k != "json_path"}
             break
         except EngineInvariantError as exc:
             pos = game.position()

@@ -13,12 +13,11 @@ from enum import Enum, IntEnum
 
 
 class PlayerId(IntEnum):
+    """A seat (a log's player); who opposes whom is the table's to say
+    (:class:`rules_engine.table.Table`), never this type's."""
+
     P1 = 0
     P2 = 1
-
-    @property
-    def other(self) -> PlayerId:
-        return PlayerId.P2 if self is PlayerId.P1 else PlayerId.P1
 
     @staticmethod
     def parse(text: str) -> PlayerId:

@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "health",
     "matches",
     "tournaments",
+    "stats",
 ]
 
 MIDDLEWARE = [
@@ -158,6 +159,12 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # plotly.js from the installed `plotly` package (no CDN, nothing vendored in the repo).
+    "stats.staticfiles.PlotlyFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -274,6 +281,9 @@ SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 # Incoming JSON bodies nested deeper than this are refused with a 400 (matches.api.parsers).
 YOMI_JSON_MAX_DEPTH = int(os.environ.get("YOMI_JSON_MAX_DEPTH", "64"))
 # --- end reliability --------------------------------------------------------------------------
+# Tasks called with the match id after every result change of every match (matches app).
+MATCH_RESULT_LISTENERS = ["stats.tasks.game_record_sync_task"]
+
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "health.tasks.heartbeat_record_task", "schedule": 300.0},
     "stale-work-requeue": {

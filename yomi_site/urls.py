@@ -12,6 +12,7 @@ urlpatterns = [
     path("characters/<slug:character_id>/", characters.character_detail_page,
          name="character-detail"),
     path("events/", include("tournaments.urls")),
+    path("stats/", include("stats.urls")),
     path("", include("matches.urls")),
     # before the auth URLs: the same name, with rate limits (issue 11)
     path("accounts/login/", views.RateLimitedLoginView.as_view(), name="login"),
@@ -19,6 +20,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("tournaments.api.urls")),
     path("api/", include("matches.api.urls")),
+    path("api/stats/", include("stats.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

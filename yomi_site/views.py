@@ -15,6 +15,8 @@ SECTIONS = [
     ("Players", "matches:player-list", "Everyone who plays here, with ratings and results."),
     ("Characters", "characters", "The 20 characters: cards, abilities and matchup statistics."),
     ("Matches", "matches:match-list", "Submitted match logs and the rules engine's verdicts."),
+    ("Stats", "stats:index",
+     "Matchup chart, character and player statistics, leaderboards from verified logs."),
     ("API", "api-docs", "The REST API, with its OpenAPI schema and browsable docs."),
 ]
 

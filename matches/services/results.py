@@ -7,9 +7,11 @@ row locked, so the result is applied exactly once.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -91,7 +93,9 @@ def _result_callback_on_commit(match: Match) -> None:
 
     The mark is the outbox: if the broker is down the send is dropped, the mark stays, and the
     sweeper sends it again; ``match_result_callback_run`` clears it once the callback has run.
+    The site's listeners (statistics) are told too.
     """
+    match_result_listeners_on_commit(match)
     if not match.result_callback_task:
         return
     from matches.tasks import match_result_callback_task
@@ -129,6 +133,25 @@ def match_result_callback_run(*, match_id: int) -> bool:
         result_callback_pending_since=None
     )
     return True
+
+
+def match_result_listeners_on_commit(match: Match) -> None:
+    """After commit, call every task named in ``settings.MATCH_RESULT_LISTENERS`` with the match.
+
+    Listeners (the statistics) follow every result change of every match, and a new verdict on
+    a final result's log: the result flows up without an upward import. A send lost to a broker
+    outage is logged; a listener can always be rebuilt from the stored results
+    (``stats_rebuild``).
+    """
+    match_id = match.pk
+    for name in getattr(settings, "MATCH_RESULT_LISTENERS", ()):
+        task_send_on_commit(f"{name} for match {match_id}", partial(_send_task, name, match_id))
+
+
+def _send_task(name: str, match_id: int) -> None:
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()  # task modules are discovered lazily
+    current_app.tasks[name].delay(match_id)
 
 
 def _change(match: Match, new: str) -> None:

@@ -62,7 +62,7 @@ def match_log_submit(
     """Store a log for ``match`` and queue its verification once the transaction commits.
 
     Sending the same bytes again is the same submission (no new row). The opponent sending the
-    identical log counts as their confirmation (DESIGN.md, flow step 4).
+    identical log counts as their confirmation (docs/architecture.md, the flow of a match).
     """
     # Reading happens before any lock or write: a bad log is refused with nothing stored.
     text, log_mode = log_text_decode(log_bytes)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from matches import engine
 from matches.dispatch import task_send_on_commit
 from matches.models import AuditEntry, Match, MatchLog, VerificationRun
-from matches.services.results import match_settle
+from matches.services.results import match_result_listeners_on_commit, match_settle
 from matches.status import match_status_change, run_status_change
 from matches.storable import json_storable
 
@@ -92,7 +92,10 @@ def _verdict_store(run_id: int, match_id: int, verdict: dict[str, Any],
         run.finished_at = timezone.now()
         run.save(update_fields=["status", "verdict", "engine_version", "duration_ms",
                                 "finished_at"])
-        match_settle(match)
+        became_confirmed = match_settle(match)
+        if (not became_confirmed and match.status == Match.Status.CONFIRMED
+                and match.result_log_id == run.log_id):
+            match_result_listeners_on_commit(match)  # a new verdict on a final result's log
     return run
 
 

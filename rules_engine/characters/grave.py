@@ -1,5 +1,5 @@
 """Grave Stormborne (2014 deck): innate Knowing the Opponent, Martial Mastery, Mental Toughness,
-Lightning Trap (rules/characters/grave.md; the 2014 card text wins over the first-edition FAQ).
+Lightning Trap (docs/rules/characters/grave.md; the 2014 card text wins over the first-edition FAQ).
 
 Glossary: *reveal* (Knowing the Opponent) = show a card from hand after blocking an attack; the
 game remembers it for the next turn. *Counter* (CTR rules) = Mental Toughness negating an ability
@@ -19,13 +19,15 @@ from rules_engine.actions import Action, Discard, Pass, Search, UseAbility
 from rules_engine.cards import Card, Character, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.errors import RuleViolation
+from rules_engine.journal import Blocked
 from rules_engine.ruleset import JokerMirror
+from rules_engine.state import Zone
 
 if TYPE_CHECKING:
-    from rules_engine.game import Decision, Game, PlayerState
+    from rules_engine.abilities import AbilityContext
+    from rules_engine.journal import Event
+    from rules_engine.state import Decision, PlayerState, Step
     from rules_engine.types import PlayerId
-
-    Step = Generator[Decision, tuple[PlayerId, Action], None]
 
 INNATE = "Knowing the Opponent"
 MARTIAL_MASTERY = "Martial Mastery"
@@ -47,22 +49,22 @@ class GraveRules(CharacterRules):
         self.revealed: Card | None = None  # Knowing the Opponent: the card shown
         self.revealed_turn = 0
 
-    def start_of_turn(self, game: Game, ps: PlayerState) -> None:
+    def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
         # The revealed card matters only on the turn after the block.
-        if self.revealed is not None and self.revealed_turn < game.turn - 1:
+        if self.revealed is not None and self.revealed_turn < ctx.turn - 1:
             self.revealed = None
 
     # --- Martial Mastery (7, Draw Phase) ------------------------------------------------
-    def can_act(self, game: Game, ps: PlayerState, window: str) -> bool:
+    def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         return window == "draw_phase" and any(c.rank is Rank.SEVEN for c in ps.hand)
 
-    def window_options(self, game: Game, ps: PlayerState, window: str) -> list[Action]:
+    def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
         if window != "draw_phase":
             return []
         return [UseAbility(MARTIAL_MASTERY, c) for c in _distinct(ps.hand)
                 if c.rank is Rank.SEVEN]
 
-    def check(self, game: Game, ps: PlayerState, window: str, action: Action) -> None:
+    def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability != MARTIAL_MASTERY:
             name = action.ability if isinstance(action, UseAbility) else str(action)
             raise RuleViolation("AB-2", f"Grave cannot play {name!r} in this window; "
@@ -76,16 +78,15 @@ class GraveRules(CharacterRules):
         if action.cards or action.option:
             raise RuleViolation("AB-2", "Martial Mastery takes no other choice when played")
 
-    def play(self, game: Game, ps: PlayerState, window: str, action: Action) -> Step:
+    def play(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> Step:
         """Draw two cards, then discard a card (any card in hand, FR-GRAVE-1), then the
         opponent reveals their hand (public information from then on; no other effect)."""
         assert isinstance(action, UseAbility) and action.card is not None
-        ps.hand.remove(action.card)
-        game.discard(ps, action.card)  # AB-2: used instead of in combat, then discarded
-        countered = yield from game.offer_counter(ps, MARTIAL_MASTERY)
+        ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)  # AB-2: played, then discarded
+        countered = yield from ctx.offer_counter(ps, MARTIAL_MASTERY)
         if countered:
             return  # CTR-3: no cost besides the card, which stays discarded
-        yield from game.draw(ps, game.step, 2)
+        yield from ctx.draw(ps, ctx.step, 2)
         if not ps.hand:
             return
         if len(set(ps.hand)) == 1:
@@ -97,26 +98,26 @@ class GraveRules(CharacterRules):
                 if a.cards[0] not in ps.hand:
                     raise RuleViolation("FR-GRAVE-1", f"{a.cards[0]} is not in the hand")
 
-            _, a = yield from game.ask(
+            _, a = yield from ctx.ask(
                 (ps.player,), "FR-GRAVE-1", check,
                 lambda p: [Discard((c,)) for c in _distinct(ps.hand)])
             assert isinstance(a, Discard)
             chosen = a.cards[0]
-        ps.hand.remove(chosen)
-        game.discard(ps, chosen)
+        ctx.move(ps, chosen, Zone.HAND, Zone.DISCARD)
 
     # --- Mental Toughness (10, Reaction) ------------------------------------------------
-    def can_counter(self, game: Game, ps: PlayerState, ability: str) -> bool:
+    def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
         """CTR-1: a 10 and a face card in hand (Aces, Jokers and innates are never offered)."""
         return any(c.rank is Rank.TEN for c in ps.hand) and any(
             c.rank is not None and c.rank.is_face for c in ps.hand)
 
-    def counter_options(self, game: Game, ps: PlayerState, ability: str) -> list[Action]:
+    def counter_options(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> list[Action]:
         tens = [c for c in _distinct(ps.hand) if c.rank is Rank.TEN]
         faces = [c for c in _distinct(ps.hand) if c.rank is not None and c.rank.is_face]
         return [UseAbility(MENTAL_TOUGHNESS, t, (f,)) for t, f in product(tens, faces)]
 
-    def check_counter(self, game: Game, ps: PlayerState, ability: str, action: Action) -> None:
+    def check_counter(self, ctx: AbilityContext,
+                      ps: PlayerState, ability: str, action: Action) -> None:
         if isinstance(action, Pass):
             return
         if not isinstance(action, UseAbility) or action.ability != MENTAL_TOUGHNESS:
@@ -130,17 +131,16 @@ class GraveRules(CharacterRules):
         if face.rank is None or not face.rank.is_face or face not in ps.hand:
             raise RuleViolation("CTR-1", f"{face} is not a face card in hand")
 
-    def pay_counter(self, game: Game, ps: PlayerState, action: Action) -> Callable[[], None]:
+    def pay_counter(self, ctx: AbilityContext,
+                    ps: PlayerState, action: Action) -> Callable[[], None]:
         assert isinstance(action, UseAbility) and action.card is not None
         face = action.cards[0]
         for c in (action.card, face):
-            ps.hand.remove(c)
-            game.discard(ps, c)
+            ctx.move(ps, c, Zone.HAND, Zone.DISCARD)
 
         def refund() -> None:
             # CTR-3: the paid face card comes back; the counter card itself stays discarded.
-            ps.discard.remove(face)
-            ps.hand.append(face)
+            ctx.move(ps, face, Zone.DISCARD, Zone.HAND)
 
         return refund
 
@@ -148,7 +148,7 @@ class GraveRules(CharacterRules):
         return MENTAL_TOUGHNESS
 
     # --- Lightning Trap (J, During Combat) ----------------------------------------------
-    def block_draw_prevented(self, game: Game, attacker: PlayerState,
+    def block_draw_prevented(self, ctx: AbilityContext, attacker: PlayerState,
                              blocker: PlayerState) -> Generator[Decision, tuple[PlayerId, Action],
                                                                 bool]:
         """When Lightning Cloud deals block damage, the J returns to hand (at C13c) and the
@@ -159,17 +159,18 @@ class GraveRules(CharacterRules):
             return False
         if m.block_damage_for(c) <= 0:
             return False
-        countered = yield from game.offer_counter(attacker, LIGHTNING_TRAP)
+        countered = yield from ctx.offer_counter(attacker, LIGHTNING_TRAP)
         if countered:
             return False
         attacker.keep_combat_card = True
         return True
 
     # --- Knowing the Opponent (innate) --------------------------------------------------
-    def after_block(self, game: Game, ps: PlayerState, attacker: PlayerState) -> Step:
-        """After the block draw, Grave may reveal a card from hand (not the block card, which
-        is in the combat area, FR-GRAVE-2). Innates cannot be countered."""
-        if not ps.hand:
+    def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
+        """When Grave's block beats an attack (after the block draw), he may reveal a card
+        from hand (not the block card, which is in the combat area, FR-GRAVE-2). Innates
+        cannot be countered."""
+        if not isinstance(event, Blocked) or event.blocker is not ps.player or not ps.hand:
             return
 
         def check(player: PlayerId, a: Action) -> None:
@@ -182,26 +183,27 @@ class GraveRules(CharacterRules):
                 raise RuleViolation("FR-GRAVE-2", f"{a.card} is not in {ps.player.name}'s hand "
                                                   "(the block card cannot be revealed)")
 
-        _, a = yield from game.ask(
+        _, a = yield from ctx.ask(
             (ps.player,), "AB-1", check,
             lambda p: [Pass(), *(UseAbility(INNATE, c) for c in _distinct(ps.hand))])
         if isinstance(a, UseAbility):
-            self.revealed, self.revealed_turn = a.card, game.turn
+            self.revealed, self.revealed_turn = a.card, ctx.turn
 
-    def after_winner(self, game: Game, ps: PlayerState, winner: PlayerState | None) -> Step:
+    def after_winner(self, ctx: AbilityContext,
+                     ps: PlayerState, winner: PlayerState | None) -> Step:
         """Next turn, once the winner is known: if Grave combat-revealed the card and won with
         it, he searches his deck or discard pile for a Queen (shuffling a searched deck);
         otherwise he draws a card (grave.md, 2014 text; supersedes FR-GRAVE-2's C3 timing)."""
         card = self.revealed
-        if card is None or self.revealed_turn != game.turn - 1 or ps.revealed_card is not card:
+        if card is None or self.revealed_turn != ctx.turn - 1 or ps.revealed_card is not card:
             return
         self.revealed = None
-        opp = game.players[ps.player.other]
+        opp = ctx.opponent(ps)
         won = winner is ps or (
             winner is None and ps.kind == cb.JOKER and opp.kind == cb.JOKER
-            and game.ruleset.jokerMirror is JokerMirror.BOTH_WIN)
+            and ctx.ruleset.jokerMirror is JokerMirror.BOTH_WIN)
         if not won:
-            yield from game.draw(ps, game.step)
+            yield from ctx.draw(ps, ctx.step)
             return
         queens_d = [c for c in _distinct(ps.discard) if c.rank is Rank.QUEEN]
         queens_k = [c for c in _distinct(ps.deck) if c.rank is Rank.QUEEN]
@@ -219,12 +221,10 @@ class GraveRules(CharacterRules):
         if len(options) == 1:  # one Queen in reach: no choice, no event
             a: Action = options[0]
         else:
-            _, a = yield from game.ask((ps.player,), "AB-1", check, lambda p: list(options))
+            _, a = yield from ctx.ask((ps.player,), "AB-1", check, lambda p: list(options))
         assert isinstance(a, Search)
         for q in a.from_discard:
-            ps.discard.remove(q)
-            ps.hand.append(q)
+            ctx.move(ps, q, Zone.DISCARD, Zone.HAND)
         for q in a.from_deck:
-            ps.deck.remove(q)
-            ps.hand.append(q)
-            game.shuffle_deck(ps)
+            ctx.move(ps, q, Zone.DECK, Zone.HAND)
+            ctx.shuffle_deck(ps)

@@ -1,5 +1,6 @@
 """Jaina Stormborne (2014 deck): innates Burning Vigor and Burning Desperation, Unstable Power,
-Smoldering Embers (rules/characters/jaina.md; the 2014 card text wins over the 1st-edition FAQ).
+Smoldering Embers (docs/rules/characters/jaina.md; the 2014 card text wins over the
+1st-edition FAQ).
 
 Glossary: *combo cards* (Burning Vigor) = the cards of Jaina's combo this combat: her attack
 combat card (even one that did not hit, FR-JAINA-2), her combo moves, the cards that pumped them
@@ -8,30 +9,34 @@ combat card (even one that did not hit, FR-JAINA-2), her combo moves, the cards 
 
 Responsibility: Jaina's ability hooks. Decisions of this module's making:
 - Unstable Power resolves at end of combat (C13, before Burning Vigor): "this combat" is over.
-- "Rotate your combat-revealed attack": allowed when the combat card has an attack on either end
-  (BOT-JAINA reading, consistent with FR-JAINA-9), once per Unstable Power played this turn.
-- Smoldering Embers acts for every copy in her discard pile however it got there; playing it at
-  Combat Reveal puts it there. A countered copy is discarded anyway (CTR-3), so it still acts.
+- "Rotate your combat-revealed attack" (2014 text): only the card revealed at C2 as an attack,
+  once per Unstable Power played this turn. The first-edition FAQ reading (FR-JAINA-9, written
+  for the older wording: a revealed dodge may be rotated into an attack) is the ruleset option
+  ``unstablePowerRotation=ANY_CARD_WITH_ATTACK``.
+- Smoldering Embers acts for every copy in her discard pile however it got there (discarded as
+  a combat card, a pump or a cost, or played at Combat Reveal, countered or not): its text is a
+  condition on the card being in the discard pile, not a trigger on playing it, and FR-JAINA-10
+  says every copy there triggers (docs/rules-engine.md, "Jaina").
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Pass, UseAbility
-from rules_engine.cards import Card, Character, MoveType, Rank
+from rules_engine.cards import Card, Character, Move, MoveType, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.errors import RuleViolation
+from rules_engine.modifiers import MOVE_ALLOWED, POWER_UP_WITH, Expiry, Modifier
+from rules_engine.ruleset import UnstablePowerRotation
+from rules_engine.state import Zone
 
 if TYPE_CHECKING:
-    from rules_engine.cards import Move
-    from rules_engine.game import Decision, Game, PlayerState
+    from rules_engine.abilities import AbilityContext
+    from rules_engine.state import PlayerState, Step
     from rules_engine.types import PlayerId
-
-    Step = Generator[Decision, tuple[PlayerId, Action], None]
 
 BURNING_VIGOR = "Burning Vigor"
 UNSTABLE_POWER = "Unstable Power"
@@ -43,6 +48,19 @@ def _distinct(cards: list[Card]) -> list[Card]:
     return list(dict.fromkeys(cards))
 
 
+def _not_a_ten(ps: PlayerState, card: Card, allowed: bool) -> bool:
+    return allowed and card.rank is not Rank.TEN
+
+
+def _no_aces(ps: PlayerState, subject: tuple[Move, str],
+             violation: RuleViolation | None) -> RuleViolation | None:
+    """Unstable Power: "You can't play Aces this turn" (combat cards and combo moves)."""
+    move, _step = subject
+    if violation is None and move.rank is Rank.ACE:
+        return RuleViolation("GEN-1", "Unstable Power: Jaina can't play Aces this turn")
+    return violation
+
+
 class JainaRules(CharacterRules):
     """Jaina with every ability implemented."""
 
@@ -52,108 +70,115 @@ class JainaRules(CharacterRules):
         super().__init__(character)
         self.unstable_pending = 0  # Unstable Powers resolved this turn, awaiting end of combat
         self.rotations = 0  # rotations still allowed this turn
-        self.no_aces = False  # "You can't play Aces this turn"
 
-    def start_of_turn(self, game: Game, ps: PlayerState) -> None:
-        self.unstable_pending, self.rotations, self.no_aces = 0, 0, False
+    def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
+        self.unstable_pending, self.rotations = 0, 0
+
+    def modifiers(self, seat: PlayerId) -> list[Modifier[Any]]:
+        """Smoldering Embers: "You can't power up with this card" (every Jaina 10)."""
+        return [Modifier(POWER_UP_WITH, seat, _not_a_ten, SMOLDERING_EMBERS)]
 
     # --- windows ----------------------------------------------------------------------
-    def _can_rotate(self, ps: PlayerState) -> bool:
+    def _can_rotate(self, ctx: AbilityContext, ps: PlayerState) -> bool:
+        """Unstable Power: "you may rotate your combat-revealed attack". By default (the 2014
+        text) only a card revealed at C2 as an attack; ``opt.unstablePowerRotation=
+        ANY_CARD_WITH_ATTACK`` follows the first-edition FAQ (FR-JAINA-9: a revealed dodge may
+        be turned into an attack)."""
         c = ps.combat_card
         if self.rotations <= 0 or c is None or c.is_joker or ps.combat_move is None:
+            return False
+        if ctx.ruleset.unstablePowerRotation is UnstablePowerRotation.REVEALED_ATTACK and not (
+                ps.revealed_kind == cb.ATTACK and c is ps.revealed_card):
             return False
         moves = ps.character.moves_of(c)
         return len(moves) == 2 and any(m.type is MoveType.ATTACK for m in moves) and all(
             m.requires is None for m in moves)
 
-    def can_act(self, game: Game, ps: PlayerState, window: str) -> bool:
-        return bool(self.window_options(game, ps, window))
+    def _why_no_rotation(self, ctx: AbilityContext, ps: PlayerState) -> str:
+        c = ps.combat_card
+        if self.rotations <= 0:
+            return ("Unstable Power: no rotation is available now (play Unstable Power in the "
+                    "draw phase first; each one allows one rotation this turn)")
+        if c is None or c.is_joker or ps.combat_move is None:
+            return "Unstable Power: there is no combat card with two ends to rotate"
+        if ps.revealed_kind != cb.ATTACK or c is not ps.revealed_card:
+            kind = "no-card" if ps.revealed_kind == cb.NONE else ps.revealed_kind
+            return (f"Unstable Power rotates only Jaina's combat-revealed attack (2014 card "
+                    f"text); {c} was revealed as {kind}")
+        return "Unstable Power: the combat card needs an attack end to rotate"
 
-    def window_options(self, game: Game, ps: PlayerState, window: str) -> list[Action]:
+    def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
+        return bool(self.window_options(ctx, ps, window))
+
+    def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
         if window == "draw_phase":
             return [UseAbility(UNSTABLE_POWER, c) for c in _distinct(ps.hand)
                     if c.rank is Rank.SEVEN]
         if window == "combat_reveal":
             out: list[Action] = [UseAbility(SMOLDERING_EMBERS, c) for c in _distinct(ps.hand)
                                  if c.rank is Rank.TEN]
-            if self._can_rotate(ps):
+            if self._can_rotate(ctx, ps):
                 out.append(UseAbility(UNSTABLE_POWER, option="rotate"))
             return out
         return []
 
-    def check(self, game: Game, ps: PlayerState, window: str, action: Action) -> None:
+    def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility):
             raise RuleViolation("INI-4", "play an ability or pass")
-        if action not in self.window_options(game, ps, window):
+        if action not in self.window_options(ctx, ps, window):
             if action.ability == UNSTABLE_POWER and action.option == "rotate":
-                raise RuleViolation("AB-9", "Unstable Power: no rotation is available now (play "
-                                            "it in the draw phase; the combat card needs an "
-                                            "attack end)")
+                raise RuleViolation("AB-9", self._why_no_rotation(ctx, ps))
             if action.card is not None and action.card not in ps.hand:
                 raise RuleViolation("AB-2", f"{action.card} is not in {ps.player.name}'s hand")
             timing = {UNSTABLE_POWER: "WIN-DRAW", SMOLDERING_EMBERS: "WIN-REVEAL"}
             raise RuleViolation(timing.get(action.ability, "AB-2"),
                                 f"{action.ability!r} cannot be played in this window")
 
-    def play(self, game: Game, ps: PlayerState, window: str, action: Action) -> Step:
+    def play(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> Step:
         assert isinstance(action, UseAbility)
         if action.option == "rotate":
-            self._rotate(ps)
+            # FR-JAINA-7/8: no Ace cost is charged or refunded (AB-9); pumps of the new end
+            # may still be paid.
+            ctx.rotate(ps)
+            self.rotations -= 1
             return
         assert action.card is not None
-        ps.hand.remove(action.card)
-        game.discard(ps, action.card)  # AB-2
-        countered = yield from game.offer_counter(ps, action.ability)
+        ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)  # AB-2
+        countered = yield from ctx.offer_counter(ps, action.ability)
         if countered or action.ability == SMOLDERING_EMBERS:
             return  # Embers acts from the discard pile (on_lock_in), countered or not
         # Unstable Power (Draw Phase): knocked-down opponents stand up; no Aces this turn.
-        opp = game.players[ps.player.other]
-        opp.knocked_down = False
-        self.no_aces = True
+        ctx.stand_up(ctx.opponent(ps))
+        ctx.add_modifier(Modifier(MOVE_ALLOWED, ps.player, _no_aces, UNSTABLE_POWER,
+                                  Expiry.END_OF_TURN))
         self.rotations += 1
         self.unstable_pending += 1
 
-    def _rotate(self, ps: PlayerState) -> None:
-        """Turn the combat card 180 degrees (FR-JAINA-7/8: no Ace cost is charged or refunded,
-        AB-9; pumps of the new end may still be paid)."""
-        assert ps.combat_card is not None and ps.combat_move is not None
-        other = next(m for m in ps.character.moves_of(ps.combat_card) if m != ps.combat_move)
-        ps.combat_move, ps.kind = other, cb.KIND_OF_MOVE[other.type]
-        self.rotations -= 1
-
-    # --- Unstable Power: no Aces this turn -------------------------------------------
-    def check_move_allowed(self, game: Game, ps: PlayerState, move: Move, step: str) -> None:
-        super().check_move_allowed(game, ps, move, step)
-        if self.no_aces and move.rank is Rank.ACE:
-            raise RuleViolation("GEN-1", "Unstable Power: Jaina can't play Aces this turn")
-
     # --- Smoldering Embers (10) ---------------------------------------------------------
-    def on_lock_in(self, game: Game, ps: PlayerState) -> Step:
+    def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """Whenever the opponent dodges, each Smoldering Embers in Jaina's discard pile deals 2
         (FR-JAINA-10). A void dodge (knocked down) is no dodge (M-VOID)."""
-        opp = game.players[ps.player.other]
+        opp = ctx.opponent(ps)
         if opp.kind == cb.DODGE:
             embers = sum(1 for c in ps.discard if c.rank is Rank.TEN)
             if embers:
-                game.damage(opp, 2 * embers, ps)
+                ctx.damage(opp, 2 * embers, ps)
         return
         yield  # pragma: no cover
 
-    def can_power_up_with(self, game: Game, ps: PlayerState, c: Card) -> bool:
-        """Smoldering Embers: "You can't power up with this card" (every Jaina 10)."""
-        return c.rank is not Rank.TEN
-
     # --- end of combat: Unstable Power, then Burning Vigor -----------------------------
-    def end_of_combat(self, game: Game, ps: PlayerState, winner: PlayerState | None) -> Step:
+    def end_of_combat(self, ctx: AbilityContext,
+                      ps: PlayerState, winner: PlayerState | None) -> Step:
         for _ in range(self.unstable_pending):
             if ps.hit_this_combat:
-                yield from game.search(ps, 2, "C13")
+                yield from ctx.search(ps, 2, "C13")
             else:
-                game.damage(ps, 7, ps)
+                ctx.damage(ps, 7, ps)
         self.unstable_pending = 0
-        yield from self._burning_vigor(game, ps, winner)
+        yield from self._burning_vigor(ctx, ps, winner)
 
-    def returnable(self, game: Game, ps: PlayerState, winner: PlayerState | None) -> list[Card]:
+    def returnable(self, ctx: AbilityContext,
+                   ps: PlayerState, winner: PlayerState | None) -> list[Card]:
         """Burning Vigor / Burning Desperation: the combo cards Jaina may take back now."""
         if ps.kind != cb.ATTACK:
             return []  # FR-JAINA-4, AB-8: only if attack was the locked-in combat action
@@ -161,18 +186,19 @@ class JainaRules(CharacterRules):
         if ps.combat_card is not None:
             cards.append(ps.combat_card)
         if winner is ps:
-            for e in game.combo:
+            for e in ctx.combo:
                 if e.played_in_c10 and not e.returned:
                     cards.append(e.card)
-                if game.ruleset.pumpCardsInCombo:
+                if ctx.ruleset.pumpCardsInCombo:
                     cards += [c for c in e.pumps if c in ps.discard]
         cards += [c for c in ps.paid_this_combat if c in ps.discard]
         desperate = ps.life <= DESPERATION_LIFE
         return [c for c in _distinct(cards)
                 if desperate or c.rank not in (Rank.QUEEN, Rank.ACE)]
 
-    def _burning_vigor(self, game: Game, ps: PlayerState, winner: PlayerState | None) -> Step:
-        candidates = self.returnable(game, ps, winner)
+    def _burning_vigor(self, ctx: AbilityContext,
+                       ps: PlayerState, winner: PlayerState | None) -> Step:
+        candidates = self.returnable(ctx, ps, winner)
         if not candidates:
             return
 
@@ -198,18 +224,16 @@ class JainaRules(CharacterRules):
                         for cs in combinations(candidates, k)]
             return out
 
-        _, a = yield from game.ask((ps.player,), "AB-1", check, options)
+        _, a = yield from ctx.ask((ps.player,), "AB-1", check, options)
         if not isinstance(a, UseAbility):
             return
         damage = 0
         for c in a.cards:
             damage += 4 if c.rank in (Rank.QUEEN, Rank.ACE) else 3
             if c is ps.combat_card:
-                ps.combat_card = None
+                ctx.move(ps, c, Zone.COMBAT, Zone.HAND)
             elif c in ps.discard:
-                ps.discard.remove(c)
+                ctx.move(ps, c, Zone.DISCARD, Zone.HAND)
             else:
-                entry = next(e for e in game.combo if e.card is c)
-                entry.returned = True
-            ps.hand.append(c)
-        game.damage(ps, damage, ps)  # FR-JAINA-6: Rewind Time never stops this
+                ctx.move(ps, c, Zone.COMBO, Zone.HAND)
+        ctx.damage(ps, damage, ps)  # FR-JAINA-6: Rewind Time never stops this

@@ -1,13 +1,13 @@
-"""Build `rules_engine/data/characters.json` from the shared card data.
+"""Build `rules_engine/data/characters.json` from the source card data in `docs/rules/data/`.
 
 Glossary: *move* = one end of a card (attack, throw, block, dodge); *pump* = optional extra cards
 that add damage (PM-1); *Ace cost* = mandatory Aces including the card itself (GL-MANDATORY).
 
 Responsibility: derive the engine's self-contained data file from
-`../shared/data/yomi_characters.json`, fixing the errors that `../shared/data/README.md` lists
-(and the doubtful values checked against `../shared/rules/characters/<id>.md`). Every fix is a
+`docs/rules/data/yomi_characters.json`, fixing the errors that `docs/rules/data/README.md` lists
+(and the doubtful values checked against `docs/rules/characters/<id>.md`). Every fix is a
 named function below, so the diff between the source and the engine's copy is reviewable here.
-The engine never reads the shared file at runtime.
+The engine never reads the source file at runtime.
 
 Usage: ``python -m rules_engine.tools.build_card_data [SOURCE_JSON] [OUT_JSON]``
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_SOURCE = REPO.parent / "shared" / "data" / "yomi_characters.json"
+DEFAULT_SOURCE = REPO / "docs" / "rules" / "data" / "yomi_characters.json"
 DEFAULT_OUT = REPO / "rules_engine" / "data" / "characters.json"
 
 Json = dict[str, Any]

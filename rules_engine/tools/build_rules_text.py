@@ -11,10 +11,10 @@ parenthesised title becomes a lead ("Return: A block card ..."), and a table row
 sentence built from its cells under the table's headers. Cross-references such as
 ``(M-THROW-THROW-TIE)`` are kept. Every text has its final full stop removed, so a caller can
 place it in a sentence or a tooltip. The engine reads only the JSON this writes, never
-``../shared`` (:mod:`rules_engine.rules_text`).
+RULES.md itself (:mod:`rules_engine.rules_text`).
 
 Usage: ``python -m rules_engine.tools.build_rules_text [RULES_MD] [OUT_JSON]``
-(defaults: ``../shared/rules/RULES.md`` beside the repository, and the committed data file).
+(defaults: the project's ``docs/rules/RULES.md`` and the committed data file).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_SOURCE = REPO.parent / "shared" / "rules" / "RULES.md"
+DEFAULT_SOURCE = REPO / "docs" / "rules" / "RULES.md"
 DEFAULT_OUT = REPO / "rules_engine" / "data" / "rules_text.json"
 
 RULE_ID = re.compile(r"^[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*$")

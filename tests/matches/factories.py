@@ -54,9 +54,11 @@ def log_bytes(text: str) -> bytes:
 
 
 def with_extra_event(text: str) -> str:
-    """A log that goes on after the game ended: illegal at the appended event (END-2)."""
+    """A log that goes on after the game ended: illegal at the appended event (END-2). The
+    event is a "stop", which no decision of the finished game could have taken (a repeated
+    combo move or pump would be diagnosed as meant for the ended combo instead)."""
     doc = json.loads(text)
-    doc["events"].append(dict(doc["events"][-1]))
+    doc["events"].append({"player": "P1", "action": "stop"})
     return json.dumps(doc)
 
 

@@ -168,7 +168,7 @@ def test_gold_burst_beats_attack_and_searches_two_aces__AR_JKR_1_M_ATTACK_JOKER(
     assert g.life == (90, 90)
     assert g.step == "P2" and g.actor is P1  # a pair of Aces: Power Up is a choice now
     assert {card("AH"), card("AS")} <= set(g.state(P1).hand)
-    assert g.state(P1).jokers["gold_burst"] == 1
+    assert g.totals(P1).jokers["gold_burst"] == 1
 
 
 def test_block_beats_gold_burst__M_BLOCK_JOKER() -> None:
@@ -256,4 +256,4 @@ def test_rewind_joker_prevents_combo_damage_and_draws_two__RW_6_RW_8_TV_RW_03() 
     draw(g, P2, "9C")
     draw(g, P2, "9H")
     assert g.life == (90, 88)
-    assert g.state(P2).jokers["rewind_prevented_damage"] == 45
+    assert g.totals(P2).jokers["rewind_prevented_damage"] == 45

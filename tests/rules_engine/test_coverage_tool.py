@@ -9,13 +9,15 @@ import pytest
 
 from rules_engine import characters as chars
 from rules_engine.cards import characters
-from rules_engine.cli import DEFAULT_RULES, main
+from rules_engine.cli import DEFAULT_RULES, DEFAULT_TESTS, main
 from rules_engine.coverage import (
+    GAME_DRIVERS,
     MODE_NAMES,
     REQUIRES,
     SUPPORTED_MODES,
     citations,
     coverage,
+    game_driving_tests,
     load_rule_ids,
     requirement,
     rule_ids_from_text,
@@ -39,9 +41,9 @@ def test_ids_come_from_the_versus_sections_only() -> None:
     assert rule_ids_from_text(RULES) == ["T1", "DP-1", "OQ-01"]
 
 
-def test_snapshot_matches_rules_md_when_present() -> None:
-    if not DEFAULT_RULES.exists():
-        pytest.skip("../shared/rules/RULES.md is not beside the repository")
+def test_snapshot_matches_the_projects_rules_md() -> None:
+    # The default is the in-project copy, so the tool works in a clone on its own.
+    assert DEFAULT_RULES.parts[-3:] == ("docs", "rules", "RULES.md")
     assert snapshot_ids() == rule_ids_from_text(DEFAULT_RULES.read_text(encoding="utf-8"))
 
 
@@ -101,7 +103,7 @@ def test_generic_rules_are_never_deferred() -> None:
 def test_every_deferred_id_names_its_requirement() -> None:
     ids = snapshot_ids()
     cov = coverage(ids, {})
-    assert len(cov.deferred) == 54
+    assert len(cov.deferred) == 58
     for rid, reason in cov.deferred.items():
         req = requirement(rid)
         assert req is not None
@@ -132,11 +134,13 @@ def test_strict_fails_only_on_uncited_in_scope_ids(
     tests = tmp_path / "tests"
     tests.mkdir()
     # Given only the deferred FR-ROOK-1 is uncited, then --strict passes
-    (tests / "test_a.py").write_text('def test_a():\n    """T1."""\n', encoding="utf-8")
+    (tests / "test_a.py").write_text('def test_a():\n    """T1."""\n    Game()\n',
+                                     encoding="utf-8")
     argv = ["coverage", "--rules", str(rules), "--tests", str(tests), "--strict"]
     assert main([*argv, "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {
         "source": str(rules), "cited": {"T1": ["test_a.py::test_a"]}, "uncited": [],
+        "helper_only": {},
         "deferred": {"FR-ROOK-1": {
             "reason": "needs Rook's abilities: a FAQ ruling on that character's card text",
             "cited": []}}}
@@ -146,3 +150,77 @@ def test_strict_fails_only_on_uncited_in_scope_ids(
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == "T1"
     assert "FR-ROOK-1              needs Rook's abilities" in out
+
+
+def test_strict_fails_on_ids_cited_by_helper_tests_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A rule is covered only when a citing test drives the game: T1's only citing test calls a
+    pure helper, so --strict fails and names T1; T2's drives a Game and is covered."""
+    rules = tmp_path / "RULES.md"
+    rules.write_text("## 3. Turn\n- **T1** Start.\n- **T2** Draw.\n", encoding="utf-8")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_a.py").write_text(
+        'def test_helper__T1():\n    assert cb.resolve("attack", 1, "throw", 2)\n\n'
+        'def test_game__T2():\n    g = Game(a, b)\n    g.apply(P1, x)\n', encoding="utf-8")
+    argv = ["coverage", "--rules", str(rules), "--tests", str(tests)]
+    assert main([*argv, "--json"]) == 0  # without --strict it only reports
+    report = json.loads(capsys.readouterr().out)
+    assert report["cited"] == {"T2": ["test_a.py::test_game__T2"]}
+    assert report["helper_only"] == {"T1": ["test_a.py::test_helper__T1"]}
+    assert report["uncited"] == []
+    assert main([*argv, "--strict"]) == 1
+    out = capsys.readouterr().out
+    assert "T1                     -- HELPER TESTS ONLY -- test_a.py::test_helper__T1" in out
+    assert out.splitlines()[-1] == "T1"
+    assert "1 cited by helper tests only" in out
+
+
+def test_game_driving_is_found_through_helpers_and_fixtures(tmp_path: Path) -> None:
+    """The criterion both ways: a Game, replay, play_game, new_game_for or timeline call in the
+    test, or in a helper or fixture of the tests directory it uses (followed transitively,
+    recursion included), drives the game; pure helpers and unknown functions do not."""
+    (tmp_path / "helpers.py").write_text(
+        "def recorded(h):\n    return Game(h)\n\n"
+        "def two_steps(h):\n    return recorded(h)\n\n"
+        "def pure(x):\n    return cb.resolve(x)\n\n"
+        "def ping(n):\n    return pong(n)\n\n"
+        "def pong(n):\n    return ping(n)\n\n"
+        "def c_loop(n):\n    return d_loop(n)\n\n"
+        "def d_loop(n):\n    return c_loop(n) or replay(n)\n", encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(
+        "@pytest.fixture\ndef verdict():\n    return replay(b'{}')\n", encoding="utf-8")
+    (tmp_path / "test_x.py").write_text(
+        "def local_game():\n    return play_game('grave', 'jaina', 1)\n\n"
+        "def test_direct():\n    Game(a, b)\n\n"
+        "def test_through_helpers():\n    two_steps('2C')\n\n"
+        "def test_through_a_fixture(verdict):\n    assert verdict\n\n"
+        "def test_through_a_local_function():\n    local_game()\n\n"
+        "def test_attribute_call():\n    engine.timeline(b'{}')\n\n"
+        "def test_pure_helper():\n    cb.chain_lengths([])\n\n"
+        "def test_local_pure_helper():\n    pure(1)\n\n"
+        "def test_recursion_without_a_game():\n    ping(1)\n\n"
+        # d_loop is judged first, cutting the cycle at c_loop; c_loop still drives the game
+        "def test_recursion_reaching_a_game_first():\n    d_loop(1)\n\n"
+        "def test_recursion_reaching_a_game_second():\n    c_loop(1)\n\n"
+        "def test_name_only_in_a_string():\n    assert 'Game(' in 'Game('\n",
+        encoding="utf-8")
+    found = game_driving_tests(tmp_path)
+    assert found == {f"test_x.py::{name}" for name in (
+        "test_direct", "test_through_helpers", "test_through_a_fixture",
+        "test_through_a_local_function", "test_attribute_call",
+        "test_recursion_reaching_a_game_first", "test_recursion_reaching_a_game_second")}
+    assert {"Game", "replay", "play_game", "new_game_for", "timeline"} == GAME_DRIVERS
+
+
+def test_the_suites_helper_only_tests_are_found_as_such() -> None:
+    """On the real suite: the combat-table test on ``combat.resolve`` and Valerie's chain-counting
+    test do not drive the game; the same rules played in test_rules_driven.py do."""
+    found = game_driving_tests(DEFAULT_TESTS)
+    assert "test_rules_combos.py::test_valerie_any_order_chain__CH_6_CB_15_TV_PU_07" not in found
+    assert ("test_rules_turn.py::test_combat_matrix__AR_1_AR_ATK_1_AR_THR_1_AR_JKR_1_AR_SPD_1_C6"
+            "_GL_WIN") not in found
+    assert ("test_rules_driven.py::test_a_throw_wins_hits_and_combos__AR_1_GL_WIN_M_THROW_THROW"
+            "_M_THROW_DODGE_M_THROW_NOCARD") in found
+    assert "test_rules_combos.py::test_valid_chain_3_4_5__TV_CB_01_CT_NORMAL_CH_4" in found

@@ -1,5 +1,5 @@
 """Golden logs (tests/rules_engine/data/*.yomilog): a log and its expected verdict, so a rules
-change appears as a diff in a data file (STYLE.md D, example 10)."""
+change appears as a diff in a data file (docs/style.md D, example 10)."""
 
 from __future__ import annotations
 

@@ -8,23 +8,53 @@ import pytest
 from rules_engine.actions import FaceDown, Pass, PowerUp, Pump, Search, Stop, UseAbility
 from rules_engine.cards import card
 from rules_engine.errors import IllegalActionError
+from rules_engine.log import LogEvent, MatchLog
+from rules_engine.replay import replay
+from rules_engine.ruleset import DEFAULT_RULESET, Ruleset, UnstablePowerRotation
 
 from .helpers import P1, P2, cards, combo, commit, draw, fight, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave without Martial Mastery or Mental Toughness
 
 
-def _jaina_turn_two(hand: str, grave: str = PLAIN, d1: str = "KH", d2: str = "JS"):  # type: ignore[no-untyped-def]
+FIRST_EDITION = Ruleset(unstablePowerRotation=UnstablePowerRotation.ANY_CARD_WITH_ATTACK)
+
+
+def _jaina_turn_two(hand: str, grave: str = PLAIN, d1: str = "KH", d2: str = "JS",  # type: ignore[no-untyped-def]
+                    ruleset: Ruleset = DEFAULT_RULESET):
     """Jaina (P1, 85 life: initiative) vs Grave (P2); turn 1 both no-card; turn 2 draws."""
-    g = recorded_game(hand, grave, p1="jaina", p2="grave")
+    g = recorded_game(hand, grave, p1="jaina", p2="grave", ruleset=ruleset)
     fight(g, commit(None), commit(None))
     draw(g, P1, d1)
     draw(g, P2, d2)
     return g
 
 
-def test_rotate_dodge_into_attack_then_search_and_vigor__FR_JAINA_9() -> None:
+def test_the_2014_text_rotates_only_a_combat_revealed_attack() -> None:
+    """Unstable Power (2014 text): "you may rotate your combat-revealed attack". Given Jaina
+    revealed the 2 as a dodge, the rotation is not among her choices and the C4 window does not
+    open for her; when her log rotates it anyway, the verifier says the rotation is what was
+    wrong (AB-9, with the reason), not that the event came when Grave was to act."""
     g = _jaina_turn_two("7H 2C 3C 4C 5C 6C KC")
+    g.apply(P1, UseAbility("Unstable Power", card("7H")))
+    fight(g, commit("2C", "dodge"), commit("3D", "attack"))
+    assert UseAbility("Unstable Power", option="rotate") not in g.legal_actions(P1)
+    with pytest.raises(IllegalActionError):
+        g.apply(P1, UseAbility("Unstable Power", option="rotate"))
+    log = MatchLog(characters=("jaina", "grave"),
+                   events=(*(LogEvent(p, a) for p, a in g.history),
+                           LogEvent(P1, UseAbility("Unstable Power", option="rotate"))))
+    verdict = replay(log)
+    assert verdict.status == "illegal" and verdict.first_error is not None
+    error = verdict.first_error
+    assert (error["rule_id"], error["turn"], error["step"]) == ("AB-9", 2, "C4")
+    assert "combat-revealed attack" in error["reason"] and "dodge" in error["reason"]
+    assert error["rule_text"]  # the rule's words, for the player
+
+
+def test_rotate_dodge_into_attack_then_search_and_vigor__FR_JAINA_9() -> None:
+    """The first-edition FAQ reading (opt.unstablePowerRotation=ANY_CARD_WITH_ATTACK)."""
+    g = _jaina_turn_two("7H 2C 3C 4C 5C 6C KC", ruleset=FIRST_EDITION)
     g.apply(P1, UseAbility("Unstable Power", card("7H")))
     fight(g, commit("2C", "dodge"), commit("3D", "attack"))
     # C4: rotate the dodge into its attack end (2.6 beats Grave's 3.6)

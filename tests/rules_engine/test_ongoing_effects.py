@@ -129,7 +129,7 @@ def test_an_ongoing_speed_modifier_changes_the_combat_result__AB_4_AR_SPD_1() ->
     g.apply(P1, UseAbility(FORM, card("2C")))
     g.apply(P1, Pass())
     fight(g, commit("JC", "attack", "Whirlwind"), commit("JD", "attack"))
-    assert g.combat_cell is not None and g.winner_of_combat is P1
+    assert g.combat.cell is not None and g.combat.winner is P1
     g.apply(P2, Pass())  # C9
     assert g.life == (90, 90 - 9)
 
@@ -355,7 +355,7 @@ def test_hit_triggers_fire_on_the_loser_and_on_a_speed_tie__GL_HIT_M_ATTACK_ATTA
     g3 = _game("2D 3D 4D 5D 6D 8D JD")
     _hit_effect(g3, "8D")
     fight(g3, commit("JC", "attack", "Whirlwind"), commit("JD", "attack"))  # 2.4 tie
-    assert g3.winner_of_combat is None and not g3.state(P2).ongoing
+    assert g3.combat.winner is None and not g3.state(P2).ongoing
     g4 = _game()
     _hit_effect(g4, "9D")
     fight(g4, commit("6C", "attack"), commit("4D", "dodge"))  # P2 dodges: not hit

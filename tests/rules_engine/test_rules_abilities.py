@@ -90,9 +90,8 @@ def test_rewind_never_prevents_ability_damage__AB_10() -> None:
     g.apply(P1, Stop())
     draw(g, P2, "9D")  # the Rewind draw: damage was prevented
     draw(g, P2, "TD")
-    grave = g.state(P2)
-    assert grave.jokers["rewind_prevented_damage"] == 2 + 3
-    assert g.state(P1).damage_dealt == {"combat": 7, "block": 0, "ability": 2}
+    assert g.totals(P2).jokers["rewind_prevented_damage"] == 2 + 3
+    assert g.totals(P1).damage_dealt == {"combat": 7, "block": 0, "ability": 2}
     assert g.life[1] == 90 - 7 - 2
 
 
@@ -129,7 +128,7 @@ def test_block_damage_is_not_a_hit__AB_13() -> None:
     # end of combat: no Search is offered; Burning Vigor (she attacked) is
     assert not any(a.kind == "search" for a in g.legal_actions(P1))
     g.apply(P1, Pass())
-    assert g.state(P1).damage_dealt["block"] == 4 and not g.state(P1).hit_this_combat
+    assert g.totals(P1).damage_dealt["block"] == 4 and not g.state(P1).hit_this_combat
     assert g.life == (85 - 7, 90 - 4)
 
 

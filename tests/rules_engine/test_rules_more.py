@@ -84,11 +84,11 @@ def test_reveal_and_lock_in_steps__C2_C5_DP_2() -> None:
     draw(g, P1, "KH")
     draw(g, P2, "JS")
     g.apply(P1, UseAbility("Unstable Power", card("7H")))
-    fight(g, commit("2C", "dodge"), commit("3D", "attack"))
-    assert g.step == "C4" and g.state(P1).revealed_kind == cb.DODGE
+    fight(g, commit("2C", "attack"), commit("3D", "attack"))
+    assert g.step == "C4" and g.state(P1).revealed_kind == cb.ATTACK
     g.apply(P1, UseAbility("Unstable Power", option="rotate"))
-    # after lock-in the rotated attack is what fights (it wins: 2.6 beats 3.6)
-    assert g.state(P1).kind == cb.ATTACK and g.winner_of_combat is P1
+    # after lock-in the rotated card's dodge is what fights (it beats Grave's attack)
+    assert g.state(P1).kind == cb.DODGE and g.combat.winner is P1
 
 
 def test_decision_points_name_their_actor__DP_6_DP_7_DP_10_DP_11() -> None:
@@ -119,7 +119,7 @@ def test_void_dodge_is_no_card_so_a_block_draws__OQ_04_M_VOID() -> None:
     draw(g, P2, "KH")
     draw(g, P1, "KS")
     fight(g, commit("5C", "block"), commit("2D", "dodge"))
-    assert g.combat_cell == "M-BLOCK-NOCARD" and (g.step, g.actor) == ("C8", P1)
+    assert g.combat.cell == "M-BLOCK-NOCARD" and (g.step, g.actor) == ("C8", P1)
 
 
 def test_dodge_vs_no_card_attack_only_option__OQ_06() -> None:
@@ -191,8 +191,8 @@ def test_rewind_scope_decides_whether_the_combat_card_is_prevented__CF_06_RW_6(
     draw(g, P2, "9C")
     # then
     assert g.life == (90, life_p2)
-    assert g.state(P2).jokers["rewind_prevented_damage"] == prevented
-    assert g.state(P1).damage_dealt["combat"] == 90 - life_p2
+    assert g.totals(P2).jokers["rewind_prevented_damage"] == prevented
+    assert g.totals(P1).damage_dealt["combat"] == 90 - life_p2
 
 
 def test_block_draw_and_dodge_grant__CF_20_CF_21() -> None:
@@ -260,8 +260,8 @@ def test_initiative_order_for_mechanical_steps__INI_6_GL_INITIATIVE() -> None:
 def test_no_card_and_gold_burst_terms__GL_NOCARD_GL_GOLDBURST() -> None:
     g = recorded_game("X1 2C 3C 4C 5C 6C 8C", PLAIN)
     fight(g, commit("X1"), NoCard())
-    assert g.combat_cell == "M-JOKER-NOCARD"
-    assert g.state(P1).jokers["gold_burst"] == 1
+    assert g.combat.cell == "M-JOKER-NOCARD"
+    assert g.totals(P1).jokers["gold_burst"] == 1
 
 
 def test_combat_card_leaves_the_hand__GL_COMBAT_CARD_GL_DAMAGE_GL_BLOCK_DAMAGE() -> None:
@@ -271,7 +271,7 @@ def test_combat_card_leaves_the_hand__GL_COMBAT_CARD_GL_DAMAGE_GL_BLOCK_DAMAGE()
     assert card("7C") not in g.state(P1).hand  # the combat card is in the combat area
     draw(g, P1, "QS")
     assert card("7C") in g.state(P1).hand  # returned at C13c
-    assert g.state(P2).damage_dealt["block"] == 1 and g.life == (84, 90)  # Whirlwind's
+    assert g.totals(P2).damage_dealt["block"] == 1 and g.life == (84, 90)  # Whirlwind's
 
 
 def test_public_view_hides_hands_and_face_down_cards__GEN_9() -> None:

@@ -56,7 +56,7 @@ def test_rewind_stops_a_hit_back__TV_RW_02_RW_CAN_1_RW_8() -> None:
     draw(g, P2, "9D")
     draw(g, P2, "9C")
     assert g.life == (90, 90)
-    assert g.state(P2).jokers["rewind_prevented_damage"] == 45
+    assert g.totals(P2).jokers["rewind_prevented_damage"] == 45
 
 
 def test_rewind_with_nothing_prevented_draws_nothing__TV_RW_04_RW_8_RW_5() -> None:
@@ -79,7 +79,7 @@ def test_bluff_has_no_effect__TV_RW_05_RW_9_RW_3_GL_REWIND() -> None:
     g.apply(P1, combo("4C"))
     g.apply(P1, combo("5C"))
     assert g.life == (90, 90 - 14)
-    assert card("7D") in g.state(P2).discard and g.state(P2).bluffs == 1
+    assert card("7D") in g.state(P2).discard and g.totals(P2).bluffs == 1
 
 
 def test_rewind_keeps_knockdown_and_chain__TV_RW_06_RW_7_KD_2_CH_5() -> None:
@@ -175,7 +175,7 @@ def test_rewind_card_is_not_a_gold_burst__RW_11_RW_10() -> None:
     g.apply(P1, Stop())
     draw(g, P2, "KS")
     draw(g, P2, "QS")
-    assert g.state(P2).jokers["gold_burst"] == 0 and g.state(P2).jokers["rewind"] == 1
+    assert g.totals(P2).jokers["gold_burst"] == 0 and g.totals(P2).jokers["rewind"] == 1
     assert g.turn == 2  # C12 skipped after the Joker: the 3 never dealt damage
     assert g.life == (90, 88)
 

@@ -1,6 +1,6 @@
 """Rule texts (rules_engine.rules_text): exact words checked by hand against RULES.md, every
 Versus rule ID has words, no markdown or source tag survives, and the committed data file is
-what the generator makes from ../shared/rules/RULES.md."""
+what the generator makes from the project's docs/rules/RULES.md."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from rules_engine.rules_text import all_rule_texts, rule_text
 from rules_engine.tools import build_rules_text
 
-SHARED_RULES = Path(__file__).resolve().parents[2].parent / "shared" / "rules" / "RULES.md"
+RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "rules" / "RULES.md"
 
 
 @pytest.mark.parametrize(("rule_id", "text"), [
@@ -98,10 +98,10 @@ def test_an_id_defined_twice_is_refused() -> None:
         build_rules_text.parse("- **X-1** one\n- **X-1** two\n")
 
 
-@pytest.mark.skipif(not SHARED_RULES.exists(), reason="../shared is absent (CI has it)")
-def test_committed_file_is_what_the_generator_makes_from_shared_rules() -> None:
+def test_committed_file_is_what_the_generator_makes_from_the_projects_rules() -> None:
+    assert build_rules_text.DEFAULT_SOURCE == RULES_MD
     committed = resources.files("rules_engine").joinpath("data/rules_text.json").read_text(
         "utf-8")
-    rules = build_rules_text.parse(SHARED_RULES.read_text("utf-8"))
+    rules = build_rules_text.parse(RULES_MD.read_text("utf-8"))
     assert build_rules_text.render(rules) == committed, (
         "RULES.md changed: run python -m rules_engine.tools.build_rules_text")

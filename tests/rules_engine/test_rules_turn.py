@@ -140,7 +140,7 @@ def test_knocked_down_dodge_is_void__KD_4_M_KD_DODGE_M_VOID_GL_VOID_CF_16() -> N
     fight(g, commit("3C", "attack"), commit("2D", "dodge"))
     draw(g, P1, "TH")  # the attack "won combat": normal draw
     assert card("2D") in g.state(P2).discard
-    assert g.combat_cell == "M-ATTACK-NOCARD"
+    assert g.combat.cell == "M-ATTACK-NOCARD"
 
 
 def test_mixup_block_of_opposite_parity_fails__KD_5_M_KD_MIXUP_GL_MIXUP_CF_12() -> None:
@@ -150,7 +150,7 @@ def test_mixup_block_of_opposite_parity_fails__KD_5_M_KD_MIXUP_GL_MIXUP_CF_12() 
     draw(g, P1, "KS")
     fight(g, commit("3C", "attack"), commit("6D", "block"))  # odd attack vs even block
     draw(g, P1, "TH")
-    assert g.combat_cell == "M-ATTACK-NOCARD" and card("6D") in g.state(P2).discard
+    assert g.combat.cell == "M-ATTACK-NOCARD" and card("6D") in g.state(P2).discard
 
 
 def test_same_parity_block_works__M_KD_SAMEPARITY_KD_5() -> None:
@@ -159,7 +159,7 @@ def test_same_parity_block_works__M_KD_SAMEPARITY_KD_5() -> None:
     draw(g, P2, "KH")
     draw(g, P1, "KS")
     fight(g, commit("4C", "attack"), commit("6D", "block"))
-    assert g.combat_cell == "M-ATTACK-BLOCK"
+    assert g.combat.cell == "M-ATTACK-BLOCK"
 
 
 def test_face_attacks_never_mix_up__M_KD_SPECIAL_OQ_07() -> None:
@@ -179,7 +179,7 @@ def test_knocked_down_player_may_gold_burst__KD_9() -> None:
     draw(g, P2, "KH")
     draw(g, P1, "KS")
     fight(g, commit("3C", "attack"), commit("X1"))
-    assert g.combat_cell == "M-ATTACK-JOKER"
+    assert g.combat.cell == "M-ATTACK-JOKER"
 
 
 def test_double_knockdown_cancels__KD_7_OQ_10() -> None:
@@ -228,7 +228,7 @@ def test_unpayable_ace_keep__CF_08() -> None:
     fight(g, commit("AH", "attack", "True Power of Storms"), commit("5D", "block"))
     g.apply(P2, Keep())
     draw(g, P2, "KH")  # block beat no-card (M-BLOCK-NOCARD)
-    assert g.combat_cell == "M-BLOCK-NOCARD"
+    assert g.combat.cell == "M-BLOCK-NOCARD"
 
 
 def test_unpayable_ace_prevent_and_de_void__CF_08() -> None:
@@ -240,7 +240,7 @@ def test_unpayable_ace_prevent_and_de_void__CF_08() -> None:
                        ruleset=Ruleset(illegalAce=IllegalAce.DE_VOID))
     fight(g2, commit("AH", "attack", "True Power of Storms"), commit("5D", "block"))
     draw(g2, P2, "KH")  # no re-choice: the block simply beats no-card
-    assert g2.combat_cell == "M-BLOCK-NOCARD"
+    assert g2.combat.cell == "M-BLOCK-NOCARD"
 
 
 def test_block_return_immediate_option__CF_15() -> None:

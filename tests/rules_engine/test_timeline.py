@@ -89,10 +89,10 @@ def test_self_play_timeline_agrees_with_the_game(p1: str, p2: str, seed: int) ->
         start = character(name).life
         assert sum(t.damage[p] for t in turns) == start - game.life[p]
         # Damage taken by p is damage dealt by the opponent, kind by kind.
-        dealt = players[p.other.name]["damage_dealt"]
+        dealt = players[game.table.opponent(p).name]["damage_dealt"]
         for kind in ("combat", "block", "ability"):
             assert sum(t.players[p].damage_taken[kind] for t in turns) == dealt[kind]
-        inflicted_on_p = players[p.other.name]["knockdowns_inflicted"]
+        inflicted_on_p = players[game.table.opponent(p).name]["knockdowns_inflicted"]
         assert sum(t.players[p].knocked_down_next for t in turns) == inflicted_on_p
         assert sum(t.players[p].draws for t in turns) == players[p.name]["cards_drawn"] - 7
         assert sum(t.players[p].jokers["bluff"] for t in turns) == players[p.name]["bluffs"]
@@ -311,7 +311,7 @@ def test_unreadable_input_raises_the_parsers_error() -> None:
 
 
 def test_an_illegal_event_ends_the_timeline_at_its_turn() -> None:
-    _, log = play_game("rook", "zane", 6)
+    _, log = play_game("grave", "jaina", 6)
     doc = log.to_json()
     turns_before = timeline(doc)
     # "stop" at the first decision of turn 3 (a commit or a window) is never legal there.

@@ -24,6 +24,8 @@ from rules_engine.actions import Action, UseAbility
 from rules_engine.cards import Card, Move, MoveType, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.errors import RuleViolation
+from rules_engine.modifiers import COMBAT_DAMAGE, COMBO_DAMAGE, SPEED, Modifier
+from rules_engine.types import PlayerId
 
 FORM = "Dragon Form"
 REINFORCE = "Reinforce"
@@ -37,8 +39,26 @@ def _distinct(cards: list[Card]) -> list[Card]:
     return list(dict.fromkeys(cards))
 
 
+def _faster(ps: Any, move: Move, speed: int) -> int:
+    if move.type is MoveType.ATTACK and effects.is_active(ps, FORM):
+        return speed - 2
+    return speed
+
+
+def _stronger(ps: Any, move: Move, damage: int) -> int:
+    bonus = move.type is MoveType.ATTACK and effects.is_active(ps, FORM)
+    return damage + (1 if bonus else 0)
+
+
+def _stronger_combo_move(ps: Any, entry: Any, damage: int) -> int:
+    if entry.played_in_c10 and entry.move.type is MoveType.ATTACK \
+            and effects.is_active(ps, FORM):
+        return damage + 1
+    return damage
+
+
 class TesterRules(CharacterRules):
-    """The Tester's abilities, built only on rules_engine.effects and the existing hooks."""
+    """The Tester's abilities, built only on rules_engine.effects, modifiers and the hooks."""
 
     abilities_implemented = True
     __test__ = False  # not a pytest class
@@ -95,20 +115,13 @@ class TesterRules(CharacterRules):
             yield from game.draw(ps, game.step)
 
     # --- modifiers while Dragon Form is in play -------------------------------------
-    def speed(self, game: Any, ps: Any, move: Move, speed: int) -> int:
-        if move.type is MoveType.ATTACK and effects.is_active(ps, FORM):
-            return speed - 2
-        return speed
-
-    def combat_card_damage(self, game: Any, ps: Any, move: Move) -> int:
-        bonus = move.type is MoveType.ATTACK and effects.is_active(ps, FORM)
-        return move.damage + (1 if bonus else 0)
-
-    def combo_damage(self, game: Any, ps: Any, entry: Any, damage: int) -> int:
-        if entry.played_in_c10 and entry.move.type is MoveType.ATTACK \
-                and effects.is_active(ps, FORM):
-            return damage + 1
-        return damage
+    def modifiers(self, seat: PlayerId) -> list[Modifier[Any]]:
+        """Dragon Form's numbers, as always-on modifiers that ask whether it is in play."""
+        return [
+            Modifier(SPEED, seat, _faster, FORM),
+            Modifier(COMBAT_DAMAGE, seat, _stronger, FORM),
+            Modifier(COMBO_DAMAGE, seat, _stronger_combo_move, FORM),
+        ]
 
     def at_end_of_turn(self, game: Any, ps: Any) -> Step:
         form = effects.active(ps, FORM)

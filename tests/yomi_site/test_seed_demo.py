@@ -1,15 +1,37 @@
-"""seed_demo is idempotent: a second run changes nothing."""
+"""The demo data (`manage.py seed_demo`): every mode and format, a played double elimination
+with verified logs, accounts that log in, pages that list it, and a second run changes nothing.
+
+The demo is built once for this module (it takes seconds): the `demo` fixture seeds inside a
+transaction that it rolls back when the module ends, and each test runs in its own savepoint
+inside it (`django_db`), so no test sees another's writes and no later module sees the demo.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 from django.apps import apps
 from django.core.management import call_command
+from django.db import transaction
+from pytest_django import DjangoDbBlocker
 
-pytestmark = pytest.mark.django_db
+from matches.models import Match, VerificationRun
+from tournaments.models import Event, Game, PlayerRating, RatingHistory, Set, Stage
 
 
-def row_counts() -> dict[str, int]:
+@pytest.fixture(scope="module")
+def demo(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("seed_demo", verbosity=0)
+        yield
+        transaction.set_rollback(True)
+
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo")]
+
+
+def _row_counts() -> dict[str, int]:
     return {
         model._meta.label: model.objects.count()
         for model in apps.get_models()
@@ -17,26 +39,36 @@ def row_counts() -> dict[str, int]:
     }
 
 
-def test_seed_demo_creates_data_and_is_idempotent() -> None:
+def _state() -> tuple[object, ...]:
+    return (
+        list(Event.objects.order_by("slug").values_list("slug", "mode", "status")),
+        list(Stage.objects.order_by("pk").values_list("pk", "kind", "status")),
+        list(Set.objects.order_by("pk").values_list("pk", "status", "winner", "score_a")),
+        list(RatingHistory.objects.order_by("pk").values_list("pk", "mu")),
+    )
+
+
+def test_seed_demo_covers_every_mode_and_format_and_is_idempotent() -> None:
+    first_counts, first_state = _row_counts(), _state()
+    assert first_counts["auth.User"] > 0
+    assert first_counts["matches.Player"] > 0
+    assert first_counts["tournaments.Game"] > 0
+    assert set(Event.objects.values_list("mode", flat=True)) == set(Event.Mode.values)
+    assert set(Stage.objects.values_list("kind", flat=True)) == set(Stage.Kind.values)
+    assert Event.objects.filter(status=Event.Status.FINISHED).count() >= 2
+    assert Event.objects.filter(status=Event.Status.REGISTRATION).exists()
+    assert PlayerRating.objects.count() > 0
+    # a second run adds, changes and removes nothing, in any table of the three apps
     call_command("seed_demo", verbosity=0)
-    first = row_counts()
-    assert first["auth.User"] > 0
-    assert first["matches.Player"] > 0
-    assert first["tournaments.Event"] > 0
-    call_command("seed_demo", verbosity=0)
-    assert row_counts() == first
+    assert _row_counts() == first_counts
+    assert _state() == first_state
 
 
 def test_demo_organizer_can_log_in(client) -> None:
-    call_command("seed_demo", verbosity=0)
     assert client.login(username="organizer", password="yomi-demo")
 
 
 def test_demo_double_elimination_is_played_with_verified_logs() -> None:
-    from matches.models import Match, VerificationRun
-    from tournaments.models import Event, Game
-
-    call_command("seed_demo", verbosity=0)
     event = Event.objects.get(slug="fantasy-strike-weekly")
     assert event.status == Event.Status.FINISHED
     assert event.entrants.count() == 16
@@ -51,3 +83,21 @@ def test_demo_double_elimination_is_played_with_verified_logs() -> None:
     illegal = VerificationRun.objects.get(status=VerificationRun.Status.ILLEGAL)
     assert illegal.verdict["first_error"]["rule_id"] == "END-2"
     assert illegal.log.match.set_link.set.stage.event == event
+
+
+def test_seeded_events_and_players_are_listed(client) -> None:
+    events = client.get("/events/").content.decode()
+    assert "Fantasy Strike Weekly" in events
+    assert "No events yet." not in events
+    assert "Sirlin Fan" in client.get("/players/").content.decode()
+
+
+def test_writes_are_rolled_back_after_each_test_first() -> None:
+    assert Event.objects.filter(slug="fantasy-strike-weekly").update(name="Renamed") == 1
+    assert Event.objects.filter(name="Renamed").exists()
+
+
+def test_writes_are_rolled_back_after_each_test_then() -> None:
+    # the test just before (file order) renamed the event inside its own savepoint
+    assert not Event.objects.filter(name="Renamed").exists()
+    assert Event.objects.get(slug="fantasy-strike-weekly").name == "Fantasy Strike Weekly"

@@ -138,15 +138,15 @@ def compute_standings(
     for result in results:
         if result.double_forfeit:
             continue
-        a, b = result.entrant_a, result.entrant_b
+        id_a, id_b = result.entrant_a, result.entrant_b
         if result.winner is None:
             got_a = got_b = draw_points
-        elif result.winner == a:
+        elif result.winner == id_a:
             got_a, got_b = win_points, loss_points
         else:
             got_a, got_b = loss_points, win_points
-        earned[a][b] = earned[a].get(b, 0.0) + got_a
-        earned[b][a] = earned[b].get(a, 0.0) + got_b
+        earned[id_a][id_b] = earned[id_a].get(id_b, 0.0) + got_a
+        earned[id_b][id_a] = earned[id_b].get(id_a, 0.0) + got_b
 
     def head_to_head(block: list[int]) -> list[list[int]]:
         members = set(block)

@@ -212,7 +212,7 @@ class _Problem:
         k2 = n * n + 1  # > any total fold distance
         k1 = k2 * (n * self.group_count * self.group_count + 1)  # > any total (square, fold)
         top = k1 * (n * self.group_count + 1)  # > any total cost: all weights positive
-        graph = nx.Graph()
+        graph: nx.Graph[int] = nx.Graph()
         graph.add_nodes_from(members)
         ordered = sorted(members)
         for x, i in enumerate(ordered):
@@ -276,7 +276,7 @@ class _Problem:
         the fold where possible (everyone left over floats down)."""
         n = self.n
         floater_bonus = 2 * n * n
-        graph = nx.Graph()
+        graph: nx.Graph[int] = nx.Graph()
         for x, i in enumerate(bracket):
             for j in bracket[x + 1 :]:
                 if j in self.played[i]:

@@ -1,0 +1,108 @@
+"""The ability context: the only surface of the game a character module sees.
+
+Glossary (RULES.md §10): an *ability* is an innate (AB-1), a card ability played in a window
+(AB-2) or During Combat text (AB-3); a *counter* (CTR) negates an ability as it is played.
+
+Responsibility: the narrow interface between the rules of one character and the game. A
+character module (``rules_engine.characters.<id>``) is written against :class:`AbilityContext`
+and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_engine.game`
+(an import-linter contract checks this), so what a character can do to a game is exactly what
+is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
+search for Aces, shuffle, offer a counter, rotate a combat card, stand a seat up, find the
+opponent or partner, and add a modifier (:mod:`rules_engine.modifiers`).
+
+The game implements this protocol; each method's docstring states the rule it keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from typing import Any, Protocol
+
+from rules_engine.actions import Action
+from rules_engine.cards import Card
+from rules_engine.modifiers import Modifier
+from rules_engine.ruleset import Ruleset
+from rules_engine.state import ComboEntry, Decision, PlayerState, Step, Zone
+from rules_engine.types import PlayerId
+
+Asked = Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]
+Countered = Generator[Decision, tuple[PlayerId, Action], bool]
+
+
+class AbilityContext(Protocol):
+    """What an ability may read and do (see the module docstring)."""
+
+    ruleset: Ruleset
+    turn: int
+    step: str
+
+    @property
+    def combo(self) -> Sequence[ComboEntry]:
+        """The winner's combo this combat, in order (empty outside C10..C13)."""
+        ...
+
+    def opponent(self, ps: PlayerState) -> PlayerState:
+        """The opposing active seat (the one ``ps`` fights)."""
+        ...
+
+    def opponents(self, ps: PlayerState) -> list[PlayerState]:
+        """Every seat of the other side."""
+        ...
+
+    def partner(self, ps: PlayerState) -> PlayerState | None:
+        """``ps``'s teammate, if the mode has one."""
+        ...
+
+    def ask(self, players: tuple[PlayerId, ...], rule: str,
+            check: Callable[[PlayerId, Action], None],
+            options: Callable[[PlayerId], list[Action]]) -> Asked:
+        """A decision at the current step: ``check`` raises RuleViolation for an illegal
+        choice, ``options`` lists the legal ones (for bots and the verifier's messages)."""
+        ...
+
+    def draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
+        """Draw ``n`` cards one at a time (recorded or seeded; END-4 time-out bookkeeping)."""
+        ...
+
+    def discard(self, ps: PlayerState, card: Card) -> None:
+        """GEN-6: ``card`` (already out of its zone) goes to its owner's discard pile."""
+        ...
+
+    def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
+        """Move ``card`` of ``ps`` from zone ``frm`` to zone ``to`` (GEN-6: every card is in
+        exactly one zone). ``Zone.COMBO`` is a combo move of ``ps`` this combat; ``Zone.DECK``
+        as a destination is the deck's top."""
+        ...
+
+    def damage(self, target: PlayerState, amount: int, source: PlayerState) -> None:
+        """Ability damage or life loss (GL-DAMAGE), with its KO check (END-2)."""
+        ...
+
+    def heal(self, ps: PlayerState, amount: int) -> None:
+        """GEN-8: heal, never above the character's starting life."""
+        ...
+
+    def search(self, ps: PlayerState, owed: int, step: str) -> Step:
+        """ACE-SEARCH(owed) caused by card text (PU-5), then the shuffle (PU-6)."""
+        ...
+
+    def shuffle_deck(self, ps: PlayerState) -> None:
+        """Shuffle ``ps``'s deck (seeded games; a recorded game's draws name their cards)."""
+        ...
+
+    def offer_counter(self, owner: PlayerState, ability: str) -> Countered:
+        """CTR-2: the other side may counter ``ability`` now; True if it was countered."""
+        ...
+
+    def rotate(self, ps: PlayerState) -> None:
+        """Turn ``ps``'s combat card 180 degrees: its other end is the combat action now."""
+        ...
+
+    def stand_up(self, ps: PlayerState) -> None:
+        """``ps`` is no longer knocked down this turn (KD-3 undone by card text)."""
+        ...
+
+    def add_modifier(self, modifier: Modifier[Any]) -> None:
+        """Put a modifier in force until it expires (:mod:`rules_engine.modifiers`)."""
+        ...

@@ -1,0 +1,343 @@
+"""Combat up to the winner's damage: commits (C1), reveal (C2), Ace costs (C3), the reveal
+window (C4), lock-in and voids (C5), the matrix (C6), normal draws (C7), and C8's searches, block
+draws and damage."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from itertools import combinations
+
+from rules_engine import combat as cb
+from rules_engine.actions import (
+    Action,
+    Combo,
+    Commit,
+    FaceDown,
+    Keep,
+    NoCard,
+    PayAces,
+    Pump,
+)
+from rules_engine.cards import Card, Move
+from rules_engine.effects import fire
+from rules_engine.errors import (
+    RuleViolation,
+)
+from rules_engine.game.combo import ComboSteps
+from rules_engine.journal import Blocked, Hit, JokerUsed, Thrown
+from rules_engine.modifiers import COMBAT_DAMAGE, SPEED
+from rules_engine.ruleset import (
+    BlockReturn,
+    IllegalAce,
+    VoidTiming,
+)
+from rules_engine.state import (
+    Combat,
+    Decision,
+    PlayerState,
+    Step,
+    Trigger,
+)
+from rules_engine.types import PlayerId
+
+
+class CombatSteps(ComboSteps):
+    """The steps of this module, on top of :class:`ComboSteps`."""
+
+    def _combat(self) -> Step:
+        for ps in self.players:
+            ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+            ps.face_down, ps.returns_block = None, False
+            ps.revealed_card, ps.hit_this_combat, ps.keep_combat_card = None, False, False
+            ps.paid_this_combat = []
+        self.combat = Combat()
+        # C1: hidden simultaneous commits (GEN-5); an empty hand must declare no-card.
+        pending = [ps.player for ps in self.players if ps.hand]
+        if self.diagnosing is not None:
+            for ps in self.players:
+                if not ps.hand:  # C1: an empty hand declares no-card
+                    self.skipped("C1", (ps.player,), (Commit,), self._check_commit)
+        while pending:
+            player, action = yield from self._ask(
+                "C1", tuple(pending), "C1", self._check_commit, self._commit_options)
+            pending.remove(player)
+            self._place(self.players[player], action)
+        # C2: reveal. CF-16 AFTER_REVEAL voids happen here, before C3/C4.
+        self.step = "C2"
+        for ps in self.players:
+            ps.revealed_kind = ps.kind
+            ps.revealed_card = ps.combat_card
+        if self.ruleset.voidTiming is VoidTiming.AFTER_REVEAL:
+            self._apply_voids()
+        # C3: mandatory Ace costs, in initiative order (OQ-30).
+        yield from self._ace_costs()
+        # C4: combat-reveal window.
+        yield from self.window("C4", "combat_reveal")
+        # C5: lock-in, then voids (KD-4, KD-5, M-VOID).
+        self.step = "C5"
+        if self.ruleset.voidTiming is VoidTiming.LOCK_IN:
+            self._apply_voids()
+        for ps in self.players:
+            yield from self.rules[ps.player].on_lock_in(self, ps)
+        self._ko_check()
+        # C6: the matrix, side against side (the active seats), then card text that overrides
+        # it (armour, "beats all attacks", unblockable: CharacterRules.combat_override).
+        self.step = "C6"
+        a, b = self.actives
+        result = cb.resolve(a.kind, self._speed(a), b.kind, self._speed(b), self.ruleset)
+        for ps in self.order():
+            if ps.player in self._overriders:
+                result = self.rules[ps.player].combat_override(self, ps, a, b, result) or result
+        self.combat.cell = result.cell
+        winner = None if result.winner is None else (a, b)[result.winner]
+        self.combat.winner = None if winner is None else winner.player
+        loser = None if winner is None else self.opponent(winner)
+        self._mark_hits(winner, result)
+        self._record_hits(winner, loser, result)
+        yield from self.react()
+        for ps in self.players:
+            yield from self.rules[ps.player].after_winner(self, ps, winner)
+        # C7: normal-draw rule.
+        self.step = "C7"
+        for ps in self.order():
+            if ps.kind == cb.ATTACK and ps.combat_move is not None \
+                    and ps.combat_move.is_normal_attack:
+                won = winner is ps
+                blocked = loser is ps and winner is not None and winner.kind == cb.BLOCK
+                if won or blocked:
+                    yield from self._draw(ps, "C7")
+        # C8: (a) Gold Burst searches, (b) block draws, (c) damage, (d) KO check.
+        self.step = "C8"
+        for ps in self.order():
+            if ps.kind == cb.JOKER and ps.hit_this_combat:
+                self.journal.record(JokerUsed(self.turn, "C8", ps.player, "gold_burst"))
+                yield from self._ace_search(ps, 2, "C8", gold_burst=True)
+        if winner is not None and winner.kind == cb.BLOCK and loser is not None \
+                and loser.kind in (cb.ATTACK, cb.JOKER, cb.NONE):
+            prevented = yield from self.rules[loser.player].block_draw_prevented(
+                self, loser, winner)
+            if not prevented:
+                yield from self._draw(winner, "C8")  # AR-BLK-1
+            if loser.kind == cb.ATTACK:
+                self.journal.record(Blocked(self.turn, "C8", winner.player, loser.player))
+                yield from self.react()
+            if self.ruleset.blockReturn is BlockReturn.IMMEDIATE and winner.combat_card:
+                winner.hand.append(winner.combat_card)  # CF-15 IMMEDIATE
+                winner.combat_card = None
+        self._combat_damage(winner, loser, result)
+        self._ko_check()
+        yield from self.react()
+        if winner is not None and loser is not None and winner.kind in (cb.ATTACK, cb.THROW,
+                                                                        cb.DODGE):
+            yield from self._rewind_and_combo(winner, loser)
+        elif self.diagnosing is not None:
+            seats = tuple(ps.player for ps in self.players)
+            self.skipped("C10", seats, (Combo, Pump), self._no_combo(result.cell))
+            rule = "RW-CANNOT-4" if winner is None else cb.rewind_allowed(
+                winner.kind, winner.combat_move)[1]
+            self.skipped("C9", seats, (FaceDown,), self._no_rewind(winner or a, loser, rule))
+        yield from self._end_of_combat(winner, loser, result)
+
+    def _speed(self, ps: PlayerState) -> int | None:
+        """AR-SPD-1: the locked-in speed, after ability modifiers, never below 0.0."""
+        if ps.combat_move is None or ps.combat_move.speed is None:
+            return None
+        speed = self.modifiers.fold(SPEED, ps, ps.combat_move, ps.combat_move.speed)
+        return max(speed, 0)
+
+    def _commit_options(self, player: PlayerId, also: Card | None = None) -> list[Action]:
+        """The legal C1 commits from hand (and ``also``, a card being taken back, CF-08)."""
+        ps = self.players[player]
+        out: list[Action] = [NoCard()]
+        seen: set[Card] = set()
+        for c in (ps.hand if also is None else [*ps.hand, also]):
+            if c in seen:
+                continue
+            seen.add(c)
+            if c.is_joker:
+                out.append(Commit(c))
+                continue
+            moves = ps.character.moves_of(c)
+            for m in moves:
+                name = m.name if sum(1 for o in moves if o.type is m.type) > 1 else None
+                action = Commit(c, m.type, name)
+                try:
+                    self._check_commit(player, action, also)
+                except RuleViolation:
+                    continue
+                out.append(action)
+        return out
+
+    def _check_commit(self, player: PlayerId, action: Action, also: Card | None = None) -> None:
+        """C1: a card from hand (or ``also``, a card being taken back) with one of its ends."""
+        ps = self.players[player]
+        if isinstance(action, NoCard):
+            return
+        if not isinstance(action, Commit):
+            raise RuleViolation("C1", "combat begins: commit a card face down or declare no-card")
+        if action.card not in ps.hand and action.card is not also:
+            raise RuleViolation("C1", f"{action.card} is not in {player.name}'s hand")
+        if action.card.is_joker:
+            if action.move is not None:
+                raise RuleViolation("GL-JOKER", "a Joker has no move ends; commit it without one")
+            return
+        m = self.resolve_move(ps, action.card, action.move, action.name, "C1")
+        violation = self.move_violation(ps, m, "C1")
+        if violation is not None:
+            raise violation
+        if self.ruleset.illegalAce is IllegalAce.PREVENT and m.extra_aces:
+            aces = sum(1 for c in (*ps.hand, *([also] if also else [])) if c.is_ace
+                       and c is not action.card)
+            if aces < m.extra_aces:
+                raise RuleViolation(
+                    "CF-08", f"{m.label} costs {m.ace_cost} Aces and only {aces + 1} are in hand")
+
+    def _place(self, ps: PlayerState, action: Action) -> None:
+        if isinstance(action, Commit):
+            ps.hand.remove(action.card)
+            ps.combat_card = action.card
+            if action.card.is_joker:
+                ps.combat_move, ps.kind = None, cb.JOKER
+            else:
+                m = self.resolve_move(ps, action.card, action.move, action.name, "C1")
+                ps.combat_move, ps.kind = m, cb.KIND_OF_MOVE[m.type]
+        else:
+            ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+
+    def _ace_costs(self) -> Step:
+        """C3 / CF-08: pay mandatory Ace costs at once; the penalty for an unpayable Ace."""
+        self.step = "C3"
+        queue = list(self.order())
+        while queue:
+            ps = queue.pop(0)
+            m = ps.combat_move
+            if m is None or not m.extra_aces or ps.kind == cb.NONE:
+                continue
+            aces = [c for c in ps.hand if c.is_ace]
+            if len(aces) >= m.extra_aces:
+                paid = yield from self.pay_aces(ps, m, "C3")
+                del paid
+                continue
+            # Cannot pay (only reachable under FAQ_PENALTY and DE_VOID).
+            assert ps.combat_card is not None
+            self.discard(ps, ps.combat_card)
+            ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+            if self.ruleset.illegalAce is not IllegalAce.FAQ_PENALTY:
+                continue
+            opp = self.opponent(ps)
+            if opp.kind == cb.NONE and opp.combat_card is None and not opp.hand:
+                continue
+            # NC-2 / CF-08: the opponent may take its card back and choose again.
+            _, action = yield from self._ask(
+                "C3", (opp.player,), "CF-08", self._check_rechoose, self._rechoose_options)
+            if not isinstance(action, Keep):
+                if opp.combat_card is not None:
+                    opp.hand.append(opp.combat_card)
+                self._place(opp, action)
+                opp.revealed_kind, opp.revealed_card = opp.kind, opp.combat_card
+                if opp not in queue:
+                    queue.append(opp)
+
+    def _check_rechoose(self, player: PlayerId, action: Action) -> None:
+        if isinstance(action, Keep):
+            return
+        # The committed card is taken back first, so it may be chosen again (maybe turned).
+        self._check_commit(player, action, also=self.players[player].combat_card)
+
+    def _rechoose_options(self, player: PlayerId) -> list[Action]:
+        # Looking never moves a card: the committed card is offered as if back in hand.
+        return [Keep(), *self._commit_options(player, also=self.players[player].combat_card)]
+
+    def pay_aces(self, ps: PlayerState, m: Move, step: str) -> Generator[
+            Decision, tuple[PlayerId, Action], tuple[Card, ...]]:
+        """DP-4: the Ace player chooses which Aces pay (automatic when there is no choice)."""
+        aces = [c for c in ps.hand if c.is_ace]
+        if len(aces) == m.extra_aces:
+            paid = tuple(aces)
+        else:
+            def check(player: PlayerId, action: Action) -> None:
+                if not isinstance(action, PayAces):
+                    raise RuleViolation("C3", f"{m.label} was revealed: pay its Ace cost first")
+                self._check_aces(ps, action.cards, m, None)
+
+            _, action = yield from self._ask(
+                step, (ps.player,), "C3", check,
+                lambda p: [PayAces(t) for t in combinations(aces, m.extra_aces)])
+            assert isinstance(action, PayAces)
+            paid = action.cards
+        for c in paid:
+            ps.hand.remove(c)
+            self.discard(ps, c)
+        ps.paid_this_combat.extend(paid)
+        return paid
+
+    def _apply_voids(self) -> None:
+        """KD-4 / KD-5 / M-VOID: a knocked-down player's dodge, a mixed-up block."""
+        for ps in self.players:
+            opp = self.opponent(ps)
+            if not ps.knocked_down or ps.combat_card is None:
+                continue
+            void = False
+            if ps.kind == cb.DODGE:
+                void = True
+            elif ps.kind == cb.BLOCK and opp.kind == cb.ATTACK and opp.combat_move is not None:
+                assert ps.combat_card.rank is not None
+                void = cb.is_mixup(ps.combat_card.rank, opp.combat_move, self.ruleset)
+            if void:
+                self.discard(ps, ps.combat_card)
+                ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+
+    def _mark_hits(self, winner: PlayerState | None, result: cb.CombatResult) -> None:
+        """GL-HIT: which combat cards hit (winning attacks, throws and Gold Bursts; both
+        attacks in a speed tie; both Gold Bursts in a mirror)."""
+        if winner is not None:
+            winner.hit_this_combat = winner.kind in (cb.ATTACK, cb.THROW, cb.JOKER)
+        elif result.both_hit:
+            for ps in self.players:
+                ps.hit_this_combat = True
+
+    def _record_hits(self, winner: PlayerState | None, loser: PlayerState | None,
+                     result: cb.CombatResult) -> None:
+        """C6: the journal's hits and throws by combat cards, and the ongoing effects that end
+        when their owner is hit or thrown (AR-THR-2), in initiative order (INI-6). Hit-backs
+        are hits at C10 (:meth:`_play_combo_action`)."""
+        hit: list[tuple[PlayerState, PlayerState, bool]] = []  # (hit, by, thrown)
+        if winner is not None and loser is not None:
+            if winner.kind in (cb.ATTACK, cb.THROW):
+                hit.append((loser, winner, winner.kind == cb.THROW))
+        elif result.both_hit:
+            for ps in self.order():
+                if self.opponent(ps).kind == cb.ATTACK:
+                    hit.append((ps, self.opponent(ps), False))
+        for ps, by, thrown in hit:
+            self.journal.record(Hit(self.turn, "C6", ps.player, by.player))
+            if thrown:
+                self.journal.record(Thrown(self.turn, "C6", ps.player, by.player))
+            if ps.ongoing:
+                fire(self, ps, Trigger.HIT)
+                if thrown:
+                    fire(self, ps, Trigger.THROWN)
+
+    def _combat_damage(self, winner: PlayerState | None, loser: PlayerState | None,
+                       result: cb.CombatResult) -> None:
+        """C8c: base damage of hitting combat cards and block damage, all at the same moment."""
+        a, b = self.actives
+        if winner is None:
+            if result.both_hit and a.kind == cb.ATTACK:  # M-ATTACK-ATTACK-TIE
+                assert a.combat_move is not None and b.combat_move is not None
+                da = self.modifiers.fold(COMBAT_DAMAGE, a, a.combat_move, a.combat_move.damage)
+                db = self.modifiers.fold(COMBAT_DAMAGE, b, b.combat_move, b.combat_move.damage)
+                self._damage(b, da, a, "combat")
+                self._damage(a, db, b, "combat")
+            return
+        assert loser is not None
+        if winner.kind in (cb.ATTACK, cb.THROW):
+            assert winner.combat_move is not None
+            dmg = self.modifiers.fold(COMBAT_DAMAGE, winner, winner.combat_move,
+                                      winner.combat_move.damage)
+            self._damage(loser, dmg, winner, "combat")
+            self.combat.combat_card_damage = max(dmg, 0)
+        elif winner.kind == cb.BLOCK and loser.kind == cb.ATTACK:
+            assert loser.combat_move is not None and loser.combat_card is not None
+            dmg = loser.combat_move.block_damage_for(loser.combat_card)  # AR-BLK-3
+            self._damage(winner, dmg, loser, "block")

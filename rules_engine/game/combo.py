@@ -1,0 +1,401 @@
+"""After the winner is known: the Rewind window (C9), combos and pumps (C10), the face-down
+reveal (C11), combo damage (C12) and the end of combat (C13)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from itertools import combinations
+
+from rules_engine import combat as cb
+from rules_engine.actions import (
+    Accept,
+    Action,
+    Combo,
+    FaceDown,
+    Pass,
+    Pump,
+    Stop,
+)
+from rules_engine.cards import Card, ComboType, Move, MoveType
+from rules_engine.effects import fire
+from rules_engine.errors import (
+    RuleViolation,
+)
+from rules_engine.game.power_up import PowerUpSteps
+from rules_engine.journal import (
+    Bluffed,
+    ComboEnded,
+    DamageDealt,
+    Hit,
+    JokerUsed,
+    Knockdown,
+    Thrown,
+)
+from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, PUMP_ALLOWED, Expiry
+from rules_engine.ruleset import (
+    OnOff,
+    PumpTiming,
+    RewindDraw,
+    RewindScope,
+)
+from rules_engine.state import (
+    ComboEntry,
+    ComboRecord,
+    ComboRun,
+    PlayerState,
+    Step,
+    Trigger,
+)
+from rules_engine.types import PlayerId, Termination
+
+
+class ComboSteps(PowerUpSteps):
+    """The steps of this module, on top of :class:`PowerUpSteps`."""
+
+    def _rewind_and_combo(self, winner: PlayerState, loser: PlayerState) -> Step:
+        # C9: the loser's Rewind/bluff window (RW-1..RW-4).
+        allowed, why = cb.rewind_allowed(winner.kind, winner.combat_move)
+        if not (allowed and loser.hand) and self.diagnosing is not None:
+            self.skipped("C9", (loser.player,), (FaceDown,), self._no_rewind(winner, loser, why))
+        if allowed and loser.hand:
+            _, action = yield from self._ask(
+                "C9", (loser.player,), "RW-1", self._check_face_down,
+                lambda p: [Pass(), *(FaceDown(c) for c in dict.fromkeys(self.players[p].hand))])
+            if isinstance(action, FaceDown):
+                loser.hand.remove(action.card)
+                loser.face_down = action.card
+        # C10: the winner's combo or hit-back.
+        self.step = "C10"
+        run = self.combat.run
+        if winner.kind == cb.DODGE:
+            run.hit_back = True
+        else:
+            assert winner.combat_card is not None and winner.combat_move is not None
+            m = winner.combat_move
+            run.add(winner.player, ComboEntry(winner.combat_card, m, played_in_c10=False),
+                    m.combo_points or 0)
+            winner.combo_points_spent += m.combo_points or 0
+            if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
+                run.closed = True
+            yield from self._full_combo_window(winner, m)
+        while True:
+            if not self._combo_has_options(winner):
+                if self.diagnosing is not None:
+                    self.skipped("C10", (winner.player,), (Combo, Pump), self._check_combo)
+                break  # CB-11: no legal, affordable move or pump is left
+            _, action = yield from self._ask(
+                "C10", (winner.player,), "C10", self._check_combo, self._combo_options)
+            if isinstance(action, Stop):
+                break
+            yield from self._play_combo_action(winner, action)
+        moves = [e.move for e in self.combo]
+        chains = [] if run.hit_back else cb.chain_lengths(
+            moves, self.rules[winner.player].chains_any_order)
+        winner.chains.extend(chains)
+        # C11: reveal the face-down card.
+        prevented = 0
+        if loser.face_down is not None:
+            self.step = "C11"
+            card = loser.face_down
+            loser.face_down = None
+            self.discard(loser, card)
+            if card.is_joker:
+                prevented = sum(self._entry_damage(winner, e) for e in self.combo)
+                if self.ruleset.rewindScope is RewindScope.ALL_COMBO_DAMAGE:
+                    # CF-06 alternative ([CL]): the combat card's base damage, dealt at C8c
+                    # before the Joker went down, is undone as well.
+                    refund = self.combat.combat_card_damage
+                    loser.life += refund
+                    if refund:
+                        self.journal.record(DamageDealt(self.turn, "C11", loser.player,
+                                                        winner.player, -refund, "combat"))
+                    prevented += refund
+                self.journal.record(JokerUsed(self.turn, "C11", loser.player, "rewind", prevented))
+                draw = self.ruleset.rewindDraw
+                if draw is RewindDraw.ALWAYS or (draw is RewindDraw.IF_PREVENTED_MUST
+                                                 and prevented > 0):
+                    yield from self._draw(loser, "C11", 2)
+                elif draw is RewindDraw.IF_PREVENTED_MAY and prevented > 0:
+                    _, action = yield from self._ask(
+                        "C11", (loser.player,), "RW-8", self._check_accept,
+                        lambda p: [Accept(), Pass()])
+                    if isinstance(action, Accept):
+                        yield from self._draw(loser, "C11", 2)
+                self._record_combo(winner, chains, prevented)
+                return  # RW-10: skip C12
+            self.journal.record(Bluffed(self.turn, "C11", loser.player))
+        # C12: combo damage one card at a time, KO check after each (END-2).
+        self.step = "C12"
+        self._record_combo(winner, chains, 0)
+        for e in self.combo:
+            dmg = self._entry_damage(winner, e)
+            if dmg:
+                self._damage(loser, dmg, winner, "combat")
+                self._ko_check()
+
+    def _no_rewind(self, winner: PlayerState, loser: PlayerState | None,
+                   rule: str) -> Callable[[PlayerId, Action], None]:
+        """Why no Rewind or bluff card may go down now (RW-CANNOT, RW-3), for a diagnosis."""
+        def check(player: PlayerId, action: Action) -> None:
+            if loser is not None and not loser.hand:
+                raise RuleViolation("RW-3", f"{player.name} has no card in hand to place face "
+                                            "down")
+            what = {cb.BLOCK: "a block", cb.JOKER: "a Gold Burst"}.get(winner.kind)
+            if what is None and winner.combat_move is not None:
+                what = f"{winner.combat_move.label} ({winner.combat_move.follow_type.value})"
+            raise RuleViolation(
+                rule, f"{player.name} cannot place a Rewind or bluff card: "
+                      + (f"{winner.player.name} won with {what}, after which no further combat "
+                         "damage is possible" if loser is not None else
+                         "there is no loser of this combat"))
+        return check
+
+    def _no_combo(self, cell: str) -> Callable[[PlayerId, Action], None]:
+        """Why nobody may combo after this combat (CB-8, CB-1), for a diagnosis."""
+        def check(player: PlayerId, action: Action) -> None:
+            if cell == "M-ATTACK-ATTACK-TIE":
+                raise RuleViolation("CB-8", "after a speed tie between two attacks there is no "
+                                            "combo and no pump")
+            raise RuleViolation("CB-1", f"{player.name} cannot combo: a combo starts only when "
+                                        "a player hits with an attack or throw as the combat "
+                                        f"card, or hits back after a dodge (the combat was "
+                                        f"{cell})")
+        return check
+
+    def _entry_damage(self, ps: PlayerState, e: ComboEntry) -> int:
+        """C12 damage of one combo entry, after card text that changes damage."""
+        return self.modifiers.fold(COMBO_DAMAGE, ps, e, e.damage_at_c12())
+
+    def _check_accept(self, player: PlayerId, action: Action) -> None:
+        if not isinstance(action, Accept | Pass):
+            raise RuleViolation("RW-8", "accept or pass the Rewind Time draw")
+
+    def _record_combo(self, winner: PlayerState, chains: list[int], prevented: int) -> None:
+        if not self.combo:
+            return
+        total = sum(self._entry_damage(winner, e) for e in self.combo)
+        first = self.combo[0]
+        if not first.played_in_c10:
+            total += first.move.damage
+        self.journal.record(ComboEnded(self.turn, self.step, ComboRecord(
+            turn=self.turn, player=winner.player, cards=[e.card.code for e in self.combo],
+            moves=len(self.combo), points=winner.combo_points_spent,
+            pumps=sum(len(e.pumps) for e in self.combo),
+            damage=total - prevented, prevented=prevented, chains=chains,
+            hit_back=self.combat.run.hit_back)))
+
+    def _check_face_down(self, player: PlayerId, action: Action) -> None:
+        if isinstance(action, Pass):
+            return
+        if not isinstance(action, FaceDown):
+            raise RuleViolation("C9", "the loser may place one card face down or pass")
+        if action.card not in self.players[player].hand:
+            raise RuleViolation("RW-3", f"{action.card} is not in {player.name}'s hand")
+
+    def _combo_moves(self, ps: PlayerState) -> Iterable[Combo]:
+        """Legal combo moves from hand (CB-2..CB-9), one per way to pay the Ace cost."""
+        if self.combat.run.closed:
+            return
+        seen: set[Card] = set()
+        for c in ps.hand:
+            if c in seen or c.is_joker:
+                continue
+            seen.add(c)
+            moves = ps.character.moves_of(c)
+            for m in moves:
+                if not m.is_attack_or_throw or self._combo_move_violation(ps, c, m) is not None:
+                    continue
+                name = m.name if sum(1 for o in moves if o.type is m.type) > 1 else None
+                aces = [a for a in dict.fromkeys(ps.hand) if a.is_ace and a is not c]
+                for paid in combinations(aces, m.extra_aces):
+                    yield Combo(c, m.type, name, paid)
+
+    def _pumps(self, ps: PlayerState) -> Iterable[Pump]:
+        """Legal pumps (PM-1): 1 up to the remaining room of qualifying cards from hand."""
+        for i, e in enumerate(self.combo):
+            if not self._pump_target_ok(ps, i):
+                continue
+            assert e.move.pump is not None
+            room = e.move.pump.max_cards - len(e.pumps)
+            fits = [c for c in dict.fromkeys(ps.hand) if e.move.pump.kind.accepts(c)]
+            for k in range(1, min(room, len(fits)) + 1):
+                for cards in combinations(fits, k):
+                    yield Pump(i, cards)
+
+    def _combo_has_options(self, ps: PlayerState) -> bool:
+        return next(iter(self._combo_moves(ps)), None) is not None \
+            or next(iter(self._pumps(ps)), None) is not None
+
+    def _combo_options(self, player: PlayerId) -> list[Action]:
+        """The legal C10 actions: combo moves, pumps, and stop."""
+        ps = self.players[player]
+        return [*self._combo_moves(ps), *self._pumps(ps), Stop()]
+
+    def _pump_target_ok(self, ps: PlayerState, i: int) -> bool:
+        e = self.combo[i]
+        if e.move.pump is None or len(e.pumps) >= e.move.pump.max_cards:
+            return False
+        if self.ruleset.pumpTiming is PumpTiming.IMMEDIATE and i != len(self.combo) - 1:
+            return False
+        return self.modifiers.fold(PUMP_ALLOWED, ps, e, True)
+
+    def _combo_move_violation(self, ps: PlayerState, c: Card, m: Move) -> RuleViolation | None:
+        if self.combat.run.closed:
+            if self.combat.run.hit_back and self.combo:
+                return RuleViolation("CB-7", "nothing may follow a hit-back: it is an Ender")
+            last = self.combo[-1].move if self.combo else None
+            if last is not None and last.follow_type is ComboType.CANT_COMBO:
+                return RuleViolation("CB-6", f"{last.label} is Can't Combo: nothing may follow")
+            return RuleViolation("CB-5", "the combo ended with an Ender (CT-ENDER)")
+        if not m.is_attack_or_throw:
+            return RuleViolation("CB-2", f"{m.label} is not an attack or throw")
+        violation = self.move_violation(ps, m, "C10")
+        if violation is not None:
+            return violation
+        if self.combat.run.hit_back:
+            if self.ruleset.dodgeVsNoCardAttackOnly and m.type is not MoveType.ATTACK \
+                    and self.opponent(ps).kind == cb.NONE:
+                return RuleViolation("OQ-06", "after dodging no-card only an attack may hit")
+        elif self.combo:
+            prev = self.combo[-1].move
+            v = self.modifiers.fold(FOLLOW, ps, (prev, m),
+                                    cb.follow_violation(prev, m, self.ruleset))
+            if v is not None:
+                return v
+        cost = m.combo_points or 0
+        limit = ps.character.combo_limit
+        if cost and ps.combo_points_spent + cost > limit:
+            return RuleViolation(
+                "CB-3", f"{ps.player.name} cannot play {c}: the combo would cost "
+                        f"{ps.combo_points_spent + cost} combo points, {ps.character.name}'s "
+                        f"limit is {limit}")
+        return None
+
+    def _check_combo(self, player: PlayerId, action: Action) -> None:
+        ps = self.players[player]
+        if isinstance(action, Stop):
+            return
+        if isinstance(action, Combo):
+            if action.card not in ps.hand:
+                raise RuleViolation("CB-2", f"{action.card} is not in {player.name}'s hand")
+            if action.card.is_joker:
+                raise RuleViolation("CB-2", "a Joker is never a combo move")
+            m = self.resolve_move(ps, action.card, action.move, action.name, "CB-2")
+            v = self._combo_move_violation(ps, action.card, m)
+            if v is not None:
+                raise v
+            self._check_aces(ps, action.aces, m, action.card)
+            return
+        if isinstance(action, Pump):
+            self._check_pump(ps, action)
+            return
+        raise RuleViolation("C10", "the winner may add a combo move, pump, or stop")
+
+    def _check_pump(self, ps: PlayerState, action: Pump) -> None:
+        if not 0 <= action.target < len(self.combo):
+            raise RuleViolation("PM-1", f"there is no combo move {action.target} to pump")
+        e = self.combo[action.target]
+        if e.move.pump is None:
+            raise RuleViolation("PM-1", f"{e.move.label} cannot be pumped")
+        if self.ruleset.pumpTiming is PumpTiming.IMMEDIATE and action.target != len(self.combo) - 1:
+            raise RuleViolation("PM-5", "opt.pumpTiming=IMMEDIATE: pump only the last move")
+        if not self.modifiers.fold(PUMP_ALLOWED, ps, e, True):
+            raise RuleViolation("PM-1", f"{e.move.label} cannot be pumped this turn (card text)")
+        if not action.cards:
+            raise RuleViolation("PM-1", "a pump discards at least one card")
+        if len(set(action.cards)) != len(action.cards):
+            raise RuleViolation("PM-1", "the same card is named twice")
+        room = e.move.pump.max_cards - len(e.pumps)
+        if len(action.cards) > room:
+            raise RuleViolation(
+                "PM-1", f"{e.move.label} takes at most {e.move.pump.max_cards} pump card(s); "
+                        f"{len(e.pumps)} already paid")
+        for c in action.cards:
+            if c not in ps.hand:
+                raise RuleViolation("PM-1", f"{c} is not in {ps.player.name}'s hand")
+            if not e.move.pump.kind.accepts(c):
+                raise RuleViolation(
+                    "PM-1", f"{c} cannot pump {e.move.label} (needs {e.move.pump.kind.value})")
+
+    def _play_combo_action(self, ps: PlayerState, action: Action) -> Step:
+        if isinstance(action, Pump):
+            e = self.combo[action.target]
+            for c in action.cards:
+                ps.hand.remove(c)
+                self.discard(ps, c)  # PM-4: discarded as soon as paid
+                if c.is_joker:
+                    self.journal.record(JokerUsed(self.turn, "C10", ps.player, "pump"))
+            e.pumps.extend(action.cards)
+            return
+        assert isinstance(action, Combo)
+        m = self.resolve_move(ps, action.card, action.move, action.name, "CB-2")
+        ps.hand.remove(action.card)
+        for c in action.aces:  # CB-9: the mandatory cost is paid when the move is played
+            ps.hand.remove(c)
+            self.discard(ps, c)
+        ps.paid_this_combat.extend(action.aces)
+        ps.hit_this_combat = True  # GL-HIT: every combo move hits at once
+        run = self.combat.run
+        run.add(ps.player, ComboEntry(action.card, m), m.combo_points or 0)
+        ps.combo_points_spent += m.combo_points or 0
+        if run.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
+            run.closed = True  # CB-5, CB-6, CB-7
+        opp = self.opponent(ps)
+        self.journal.record(Hit(self.turn, "C10", opp.player, ps.player, combo=True))
+        if m.type is MoveType.THROW:
+            self.journal.record(Thrown(self.turn, "C10", opp.player, ps.player))
+        if run.hit_back:  # the dodged player is hit now (and thrown by a throw, AR-THR-2)
+            fire(self, opp, Trigger.HIT)
+            if m.type is MoveType.THROW:
+                fire(self, opp, Trigger.THROWN)
+        yield from self.react()
+        yield from self._full_combo_window(ps, m)
+
+    def _full_combo_window(self, ps: PlayerState, m: Move) -> Step:
+        """WIN-FULLCOMBO: opens when a move brings the spent points to exactly the limit."""
+        if m.combo_points and ps.combo_points_spent == ps.character.combo_limit:
+            yield from self.window("C10", "full_combo")
+
+    def _end_of_combat(self, winner: PlayerState | None, loser: PlayerState | None,
+                       result: cb.CombatResult) -> Step:
+        self.step = "C13"
+        kd = self.ruleset.knockdowns is OnOff.ON
+        # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14).
+        hits: list[PlayerState] = []
+        if kd:
+            if winner is not None and loser is not None and self.combo:
+                if self.combo[-1].move.knockdown:
+                    hits.append(loser)
+            elif result.both_hit and winner is None:
+                for ps in self.players:  # OQ-10: each tied attack is a one-card combo
+                    if ps.kind == cb.ATTACK and ps.combat_move is not None \
+                            and ps.combat_move.knockdown:
+                        hits.append(self.opponent(ps))
+            if len(hits) == 1:  # KD-7: both knocked down = neither
+                hits[0].knockdown_next = True
+                self.journal.record(Knockdown(self.turn, "C13", hits[0].player,
+                                      self.opponent(hits[0]).player))
+                yield from self.react()
+        # (b) end-of-combat window.
+        yield from self.window("C13", "end_of_combat")
+        for ps in self.players:
+            yield from self.rules[ps.player].end_of_combat(self, ps, winner)
+        # (c) discard the combat areas; a block returns unless thrown or voided (AR-BLK-2).
+        for ps in self.order():
+            c = ps.combat_card
+            if c is not None:
+                thrown = winner is not None and winner is not ps and winner.kind == cb.THROW
+                if (ps.kind == cb.BLOCK and not thrown) or ps.keep_combat_card:
+                    ps.hand.append(c)
+                else:
+                    self.discard(ps, c)
+            if winner is ps:
+                for e in self.combo:
+                    if e.played_in_c10 and not e.returned:
+                        self.discard(ps, e.card)
+            ps.combat_card = None
+        self.combat.run = ComboRun()  # the combat area is empty now; the record is journalled
+        self.expire_modifiers(Expiry.END_OF_COMBAT)
+        # (d) time-out during combat ends the game now (END-5).
+        if self.timeout_triggered:
+            self._score_by_life(Termination.TIMEOUT)

@@ -1,0 +1,608 @@
+"""The game's core: state, the public API (who acts, legal choices, apply), the driver, and the
+operations every step uses (draws, damage, heals, the KO check, ability windows, counters).
+
+Responsibility: the generator driver and the shared operations. The steps themselves live in
+the modules layered on top of this one, each a class that extends the one below it:
+``core`` <- ``power_up`` (P1..P6, K2, Ace searches) <- ``combo`` (C9..C13) <- ``combat``
+(C1..C8) <- ``turn`` (setup and T1..T7; the :class:`Game` itself), and ``views`` beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from rules_engine import combat as cb
+from rules_engine.actions import (
+    Action,
+    Draw,
+    Pass,
+    Search,
+    UseAbility,
+)
+from rules_engine.cards import Card, Character, Move, MoveType
+from rules_engine.errors import (
+    EngineInvariantError,
+    IllegalActionError,
+    LogPosition,
+    RuleViolation,
+)
+from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal
+from rules_engine.modifiers import MOVE_ALLOWED, Expiry, Modifier, Modifiers
+from rules_engine.rng import SplitMix64
+from rules_engine.ruleset import (
+    DEFAULT_RULESET,
+    DoubleKO,
+    GoldBurstSearch,
+    Ruleset,
+    ShuffleTrigger,
+    Timeout,
+)
+from rules_engine.state import (
+    Combat,
+    ComboEntry,
+    ComboRecord,
+    Decision,
+    Outcome,
+    PlayerState,
+    Probe,
+    Step,
+    Zone,
+)
+from rules_engine.table import Table
+from rules_engine.types import Actor, PlayerId, Termination
+
+if TYPE_CHECKING:
+    from rules_engine.characters import CharacterRules
+
+P1, P2 = PlayerId.P1, PlayerId.P2
+OPENING_HAND = 7  # S-5
+HAND_LIMIT = 12  # HL-2
+
+
+class GameOver(Exception):
+    """Internal: unwinds the generator when an end condition holds (END-2: at once)."""
+
+
+class GameCore:
+    """The state and shared operations of a game (see the module docstring)."""
+
+    def __init__(
+        self,
+        p1: Character,
+        p2: Character,
+        *,
+        ruleset: Ruleset = DEFAULT_RULESET,
+        seed: int | None = None,
+    ) -> None:
+        from rules_engine.characters import rules_for
+
+        self.ruleset = ruleset
+        self.seed = seed
+        self.recorded = seed is None
+        self.rng = SplitMix64(seed) if seed is not None else None
+        self.table = Table.versus()
+        # seat states and rules, indexed by seat (PlayerId is an index into both)
+        self.players: tuple[PlayerState, ...] = tuple(
+            PlayerState(seat, ch, ch.life) for seat, ch in zip(self.table.seats, (p1, p2),
+                                                               strict=True))
+        self.rules: tuple[CharacterRules, ...] = tuple(rules_for(ps.character)
+                                                       for ps in self.players)
+        self.seat_table(self.table)
+        self.modifiers = Modifiers()
+        for ps in self.players:
+            for modifier in self.rules[ps.player].modifiers(ps.player):
+                self.modifiers.add(modifier)
+        # the seats whose rules react to events (the others are skipped when delivering)
+        self._listeners = [ps.player for ps in self.players
+                           if self.rules[ps.player].listens_to_events]
+        # the seats whose rules may override C6, in seat order
+        self._overriders = [ps.player for ps in self.players
+                            if self.rules[ps.player].overrides_combat]
+        self.journal = Journal()
+        self._delivered = 0
+        self.turn = 0
+        self.step = "S-5"
+        self.initiative: PlayerId = P1
+        self.first_initiative: PlayerId = P1
+        self.outcome: Outcome | None = None
+        self.events_applied = 0
+        self.history: list[tuple[PlayerId, Action]] = []
+        self.timeout_triggered = False
+        self.combat = Combat()
+        # Set by rules_engine.diagnosis only: the illegal event being explained, offered to
+        # every decision the engine settles by itself (None: not diagnosing).
+        self.diagnosing: Probe | None = None
+        self._decision: Decision | None = None
+        self._gen = self._play()
+        self._advance(None)
+
+    @property
+    def actor(self) -> PlayerId | Actor:
+        """Who must act: one player, SIMULTANEOUS (both, hidden C1 commits), or TERMINAL."""
+        d = self._decision
+        if d is None:
+            return Actor.TERMINAL
+        if len(d.players) == 1:
+            return d.players[0]
+        return Actor.SIMULTANEOUS
+
+    @property
+    def acting_players(self) -> tuple[PlayerId, ...]:
+        """The players who may act now (both during a simultaneous commit)."""
+        return () if self._decision is None else self._decision.players
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def legal_actions(self, player: PlayerId) -> list[Action]:
+        """The legal choices of ``player`` now (empty if it is not their decision)."""
+        d = self._decision
+        if d is None or player not in d.players:
+            return []
+        return d.options(player)
+
+    def position(self) -> LogPosition:
+        return LogPosition(self.events_applied, self.turn, self.step)
+
+    def check(self, player: PlayerId, action: Action) -> None:
+        """Raise IllegalActionError if ``action`` by ``player`` is not legal now."""
+        d = self._decision
+        if d is None:
+            raise IllegalActionError(
+                self.position(), player, action, "END-2",
+                "the game is over; no further event may follow")
+        if player not in d.players:
+            who = " or ".join(p.name for p in d.players)
+            raise IllegalActionError(
+                self.position(), player, action, d.rule,
+                f"it is {who}'s decision at {d.step}, not {player.name}'s")
+        try:
+            d.check(player, action)
+        except RuleViolation as v:
+            raise IllegalActionError(self.position(), player, action, v.rule_id, v.reason) from None
+
+    def apply(self, player: PlayerId, action: Action) -> None:
+        """Validate and apply one choice; raises IllegalActionError (state unchanged) if illegal."""
+        self.check(player, action)
+        self.events_applied += 1
+        self.history.append((player, action))
+        self._advance((player, action))
+
+    def state(self, player: PlayerId) -> PlayerState:
+        return self.players[player]
+
+    @property
+    def life(self) -> tuple[int, ...]:
+        """Every seat's life, in seat order (P1, P2 in Versus)."""
+        return tuple(ps.life for ps in self.players)
+
+    @property
+    def combo(self) -> list[ComboEntry]:
+        """The winner's combo this combat, in order."""
+        return self.combat.run.entries
+
+    @property
+    def combos(self) -> list[ComboRecord]:
+        """Every finished combo of the game (from the journal)."""
+        return [e.record for e in self.journal if type(e) is ComboEnded]
+
+    # ------------------------------------------------------------------ the table
+
+    def seat_table(self, table: Table) -> None:
+        """Seat the game at ``table`` (a mode changes it when a character comes in): the seat
+        states by initiative order, the active pair and each seat's opponent are looked up
+        here once, not worked out at every step."""
+        self.table = table
+        self._orders = {s: tuple(self.players[x] for x in table.in_initiative_order(s))
+                        for s in table.seats}
+        self.actives: tuple[PlayerState, PlayerState] = (
+            self.players[table.actives[0]], self.players[table.actives[1]])
+        self._opponent_of = {s: self.players[table.opponent(s)] for s in table.seats}
+
+    def opponent(self, ps: PlayerState) -> PlayerState:
+        """The opposing active seat (Table.opponent)."""
+        return self._opponent_of[ps.player]
+
+    def opponents(self, ps: PlayerState) -> list[PlayerState]:
+        return [self.players[s] for s in self.table.opponents(ps.player)]
+
+    def partner(self, ps: PlayerState) -> PlayerState | None:
+        seat = self.table.partner(ps.player)
+        return None if seat is None else self.players[seat]
+
+    def side_life(self, side: int) -> int:
+        """A side's life: the sum of its seats' (one seat in Versus)."""
+        return sum(self.players[s].life for s in self.table.sides[side])
+
+    def _advance(self, sent: tuple[PlayerId, Action] | None) -> None:
+        try:
+            if sent is None:
+                self._decision = next(self._gen)
+            else:
+                self._decision = self._gen.send(sent)
+        except StopIteration:
+            self._decision = None
+            if self.outcome is None:
+                raise EngineInvariantError("the game stopped without an outcome") from None
+        except (RuleViolation, IllegalActionError) as exc:
+            raise EngineInvariantError(f"rule check escaped the decision checks: {exc}") from exc
+        except EngineInvariantError:
+            raise
+        except Exception as exc:  # an engine bug, never blamed on the player
+            raise EngineInvariantError(
+                f"engine failure at turn {self.turn}, step {self.step}: {exc!r}") from exc
+
+    def _ask(
+        self, step: str, players: tuple[PlayerId, ...], rule: str,
+        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
+    ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
+        self.step = step
+        return (yield Decision(step, players, rule, check, options))
+
+    def order(self) -> tuple[PlayerState, ...]:
+        """Every seat, initiative first (GEN-4, INI-6)."""
+        return self._orders[self.initiative]
+
+    def skipped(self, step: str, players: tuple[PlayerId, ...],
+                kinds: tuple[type[Action], ...], check: Callable[[PlayerId, Action], None],
+                ) -> None:
+        """A decision settled without an event (nothing to choose, or not due here). Nothing
+        happens in play; a diagnosis offers its event to ``check`` now, in this state (callers
+        test ``self.diagnosing`` first, so play builds no closure)."""
+        if self.diagnosing is not None:
+            self.diagnosing.consider(self.turn, step, players, kinds, check)
+
+    # ------------------------------------------------------------------ the journal
+
+    def react(self) -> Step:
+        """Deliver the events recorded since the last delivery to every seat's rules
+        (``on_event``), seats in initiative order per event: card text that reacts to a hit,
+        a block, a knockdown or damage acts here, and may ask decisions."""
+        events = self.journal
+        if not self._listeners:  # nobody reacts: nothing to deliver
+            self._delivered = len(events)
+            return
+        while self._delivered < len(events):
+            event = events[self._delivered]
+            self._delivered += 1
+            for ps in self._orders[self.initiative]:
+                if ps.player in self._listeners:
+                    yield from self.rules[ps.player].on_event(self, ps, event)
+
+
+    def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
+        """Draw ``n`` cards (one at a time); END-4 / END-8 time-out bookkeeping."""
+        for _ in range(n):
+            if not ps.deck:
+                if self.ruleset.timeout is Timeout.RULEBOOK:
+                    self.timeout_triggered = True  # END-8: must draw from an empty deck
+                return  # CF-04 PLAY_ON: draws from an empty deck are skipped
+            if self.recorded:
+                self.step = step
+                _, action = yield Decision(
+                    step, (ps.player,), step, self._check_draw,
+                    lambda p: [Draw(c) for c in sorted(set(self.players[p].deck),
+                                                       key=lambda c: c.code)])
+                assert isinstance(action, Draw)
+                ps.deck.remove(action.card)
+                c = action.card
+            else:
+                c = ps.deck.pop(0)
+            ps.hand.append(c)
+            self.journal.record(Drew(self.turn, step, ps.player))
+            if not ps.deck and self.ruleset.timeout is Timeout.RULEBOOK:
+                self.timeout_triggered = True  # END-4: the last card was drawn
+
+    def _check_draw(self, player: PlayerId, action: Action) -> None:
+        if not isinstance(action, Draw):
+            raise RuleViolation("GEN-4", f"a draw is due here; record the card {player.name} drew")
+        if action.card not in self.players[player].deck:
+            raise RuleViolation(
+                "GEN-6", f"{action.card} cannot be drawn: it is not in {player.name}'s deck")
+
+    def _end(self, termination: Termination, winner: PlayerId | None) -> None:
+        self.outcome = Outcome(termination, winner)
+        raise GameOver
+
+    def _score_by_life(self, termination: Termination) -> None:
+        """END-7: the side with higher life wins, equal life is a draw."""
+        a, b = self.side_life(0), self.side_life(1)
+        self._end(termination, None if a == b else self.table.active(0 if a > b else 1))
+
+    def _ko_check(self) -> None:
+        """END-2 / END-3: a character at 0 or less is defeated; both at once = double KO."""
+        a, b = self.actives[0].life <= 0, self.actives[1].life <= 0
+        if a and b:
+            double_ko = self.ruleset.doubleKO
+            if self.ruleset.timeout is Timeout.NO_DRAWS:
+                double_ko = DoubleKO.HIGHER_LIFE
+            if double_ko is DoubleKO.HIGHER_LIFE:
+                self._score_by_life(Termination.DOUBLE_KO)
+            self._end(Termination.DOUBLE_KO, None)
+        if a or b:
+            self._end(Termination.KO, self.table.active(0 if b else 1))
+
+    def _damage(self, target: PlayerState, amount: int, source: PlayerState, kind: str) -> None:
+        """Deal damage (GL-DAMAGE); ``kind`` is combat, block or ability (for facts)."""
+        if amount <= 0:
+            return
+        target.life -= amount
+        self.journal.record(DamageDealt(self.turn, self.step, target.player, source.player,
+                                        amount, kind))
+
+    def discard(self, ps: PlayerState, c: Card) -> None:
+        """GEN-6: a card goes to its owner's discard pile."""
+        ps.discard.append(c)
+
+    def window(self, step: str, window: str) -> Step:
+        """INI-4 / INI-5: the initiative seat acts first and keeps priority until passing; the
+        window closes after every seat passed in a row (two passes in Versus). A seat with
+        nothing playable passes without an event (a decision with one choice)."""
+        rules = self.rules
+        for ps in self.players:
+            if rules[ps.player].can_act(self, ps, window):
+                break
+        else:
+            if self.diagnosing is not None:
+                self.skipped(step, tuple(ps.player for ps in self.players), (UseAbility,),
+                             lambda p, a: self._check_window(p, a, window))
+            return  # nobody can act: the window closes without a decision
+        first = current = self.initiative
+        passes = 0
+        while passes < len(self.players):
+            ps = self.players[current]
+            if not rules[current].can_act(self, ps, window):
+                if self.diagnosing is not None:
+                    self.skipped(step, (current,), (UseAbility,),
+                                 lambda p, a: self._check_window(p, a, window))
+                passes += 1
+                current = self.table.next_in_priority(current, first)
+                continue
+            player, action = yield from self._ask(
+                step, (current,), "INI-4",
+                lambda p, a: self._check_window(p, a, window),
+                lambda p: [Pass(), *self.rules[p].window_options(self, self.players[p], window)])
+            if isinstance(action, Pass):
+                passes += 1
+                current = self.table.next_in_priority(current, first)
+            else:
+                passes = 0
+                yield from rules[player].play(self, self.players[player], window, action)
+                if self.timeout_triggered and window in ("draw_phase", "end_of_turn"):
+                    self._score_by_life(Termination.TIMEOUT)  # END-6: after the effect
+
+    def _check_window(self, player: PlayerId, action: Action, window: str) -> None:
+        if isinstance(action, Pass):
+            return
+        self.rules[player].check(self, self.players[player], window, action)
+
+    def damage(self, target: PlayerState, amount: int, source: PlayerState) -> None:
+        """Ability damage or life loss (GL-DAMAGE), with its KO check (END-2)."""
+        self._damage(target, amount, source, "ability")
+        self._ko_check()
+
+    def heal(self, ps: PlayerState, amount: int) -> None:
+        """GEN-8: no heal raises life above the character's starting life."""
+        healed = min(ps.life + amount, ps.character.life) - ps.life
+        if healed > 0:
+            ps.life += healed
+            self.journal.record(Healed(self.turn, self.step, ps.player, healed))
+
+    def draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
+        """Card draws caused by abilities (END-6 time-out is checked by the caller's step)."""
+        yield from self._draw(ps, step, n)
+
+    def shuffle_deck(self, ps: PlayerState) -> None:
+        if self.rng is not None:
+            self.rng.shuffle(ps.deck)
+
+    def ask(
+        self, players: tuple[PlayerId, ...], rule: str,
+        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
+    ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
+        """A decision at the current step, for ability code."""
+        return (yield from self._ask(self.step, players, rule, check, options))
+
+    def offer_counter(self, owner: PlayerState, ability: str) -> Generator[
+            Decision, tuple[PlayerId, Action], bool]:
+        """WIN-REACTION / CTR-2: after ``owner`` paid an ability's costs and before it resolves,
+        the opponent may counter it. Counters can be countered in turn (OQ-13): the last one
+        played resolves first, and undoing a counter undoes what it did. Returns True if the
+        ability is countered (the caller then undoes it, CTR-3)."""
+        opp = self.opponent(owner)
+        rules = self.rules[opp.player]
+        if not rules.can_counter(self, opp, ability):
+            if self.diagnosing is not None:
+                self.skipped(self.step, (opp.player,), (UseAbility,),
+                             lambda p, a: rules.check_counter(self, opp, ability, a))
+            return False
+        _, action = yield from self._ask(
+            self.step, (opp.player,), "CTR-2",
+            lambda p, a: rules.check_counter(self, opp, ability, a),
+            lambda p: [Pass(), *rules.counter_options(self, opp, ability)])
+        if isinstance(action, Pass):
+            return False
+        refund = rules.pay_counter(self, opp, action)
+        countered_back = yield from self.offer_counter(opp, rules.counter_name(action))
+        if countered_back:
+            refund()  # CTR-3: the counter is undone, costs back to hand
+            return False
+        return True
+
+    def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
+        """GEN-6: take ``card`` out of zone ``frm`` and put it into ``to`` (the deck's top)."""
+        if frm is Zone.COMBAT:
+            if ps.combat_card is not card:
+                raise EngineInvariantError(f"{card} is not {ps.player.name}'s combat card")
+            ps.combat_card = None
+        elif frm is Zone.COMBO:
+            entry = next((e for e in self.combo if e.card is card and not e.returned), None)
+            if entry is None:
+                raise EngineInvariantError(f"{card} is not a combo move this combat")
+            entry.returned = True  # it leaves the combo area now, not at C13c
+        else:
+            zone = {Zone.HAND: ps.hand, Zone.DECK: ps.deck, Zone.DISCARD: ps.discard}[frm]
+            if card not in zone:
+                raise EngineInvariantError(f"{card} is not in {ps.player.name}'s {frm.value}")
+            zone.remove(card)
+        if to is Zone.HAND:
+            ps.hand.append(card)
+        elif to is Zone.DISCARD:
+            self.discard(ps, card)
+        elif to is Zone.DECK:
+            ps.deck.insert(0, card)
+        else:
+            raise EngineInvariantError(f"cards are not moved into the {to.value} area this way")
+
+    def rotate(self, ps: PlayerState) -> None:
+        """Turn the combat card 180 degrees: the other end is the combat action now (no Ace
+        cost is charged or refunded, AB-9)."""
+        if ps.combat_card is None or ps.combat_move is None:
+            raise EngineInvariantError(f"{ps.player.name} has no combat card to rotate")
+        other = next(m for m in ps.character.moves_of(ps.combat_card) if m != ps.combat_move)
+        ps.combat_move, ps.kind = other, cb.KIND_OF_MOVE[other.type]
+
+    def stand_up(self, ps: PlayerState) -> None:
+        ps.knocked_down = False
+
+    def add_modifier(self, modifier: Modifier[Any]) -> None:
+        self.modifiers.add(modifier)
+
+    def expire_modifiers(self, until: Expiry) -> None:
+        self.modifiers.expire(until)
+
+    # ------------------------------------------------------------------ Ace searches
+
+    def search(self, ps: PlayerState, owed: int, step: str) -> Step:
+        """ACE-SEARCH(owed) caused by card text (PU-5)."""
+        yield from self._ace_search(ps, owed, step, gold_burst=False)
+
+    def _ace_search(self, ps: PlayerState, owed: int, step: str, *, gold_burst: bool) -> Step:
+        """ACE-SEARCH(N) (PU-5) then the shuffle (PU-6, CF-19)."""
+        d_aces = [c for c in ps.discard if c.is_ace]
+        k_aces = [c for c in ps.deck if c.is_ace]
+        if not d_aces and not k_aces:
+            return
+        free = gold_burst and self.ruleset.goldBurstSearch is GoldBurstSearch.FREE_UP_TO_2
+
+        def check(player: PlayerId, action: Action) -> None:
+            if not isinstance(action, Search):
+                raise RuleViolation("PU-5", "Aces are owed: choose the Aces to take (search)")
+            self._check_search(ps, action.from_discard, action.from_deck, owed, free)
+
+        choices = self._search_choices(ps, owed, free)
+        if len(choices) == 1:  # one legal choice: no event (docs/log-format.md §2)
+            self._take_aces(ps, choices[0][0], choices[0][1], owed)
+            return
+        _, action = yield from self._ask(
+            step, (ps.player,), "PU-5", check, lambda p: [Search(d, k) for d, k in choices])
+        assert isinstance(action, Search)
+        self._take_aces(ps, action.from_discard, action.from_deck, owed)
+
+    def _search_choices(self, ps: PlayerState, owed: int, free: bool,
+                        discard: list[Card] | None = None,
+                        ) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+        """Every legal ACE-SEARCH(owed) choice; ``discard`` is the pile as the search sees it
+        (Power Up adds its sets, PU-7)."""
+        discard = ps.discard if discard is None else discard
+        d_aces = sorted({c for c in discard if c.is_ace}, key=lambda c: c.code)
+        k_aces = sorted({c for c in ps.deck if c.is_ace}, key=lambda c: c.code)
+        out = []
+        for nd in range(min(owed, len(d_aces)) + 1):
+            for nk in range(min(owed - nd, len(k_aces)) + 1):
+                if cb.search_violation(owed, nd, nk, len(d_aces), self.ruleset, free):
+                    continue
+                for dd in combinations(d_aces, nd):
+                    for kk in combinations(k_aces, nk):
+                        out.append((dd, kk))
+        return out
+
+    def _check_search(self, ps: PlayerState, from_discard: tuple[Card, ...],
+                      from_deck: tuple[Card, ...], owed: int, free: bool = False,
+                      discard: list[Card] | None = None) -> None:
+        """PU-5: the named Aces are in their zones, and the owed count is respected.
+
+        ``discard`` is the discard pile as the search sees it (Power Up adds its sets, PU-7).
+        """
+        discard = ps.discard if discard is None else discard
+        for zone, cards, name in ((discard, from_discard, "discard pile"),
+                                  (ps.deck, from_deck, "deck")):
+            if len(set(cards)) != len(cards):
+                raise RuleViolation("PU-5", "the same Ace is named twice")
+            for c in cards:
+                if not c.is_ace:
+                    raise RuleViolation("PU-5", f"{c} is not an Ace")
+                if c not in zone:
+                    raise RuleViolation("PU-5", f"{c} is not in {ps.player.name}'s {name}")
+        d_aces = sum(1 for c in discard if c.is_ace)
+        v = cb.search_violation(owed, len(from_discard), len(from_deck), d_aces, self.ruleset,
+                                free)
+        if v is not None:
+            raise v
+
+    def _take_aces(self, ps: PlayerState, from_discard: tuple[Card, ...],
+                   from_deck: tuple[Card, ...], owed: int) -> None:
+        for c in from_discard:
+            ps.discard.remove(c)
+            ps.hand.append(c)
+        for c in from_deck:
+            ps.deck.remove(c)
+            ps.hand.append(c)
+        looked = bool(from_deck)
+        if self.ruleset.shuffleTrigger is ShuffleTrigger.SEARCHED_DECK:
+            looked = looked or len(from_discard) < owed
+        if looked and self.rng is not None:
+            self.rng.shuffle(ps.deck)  # PU-6
+
+    def move_violation(self, ps: PlayerState, move: Move, step: str) -> RuleViolation | None:
+        """Why ``move`` may not be played now (C1 or C10), or None: a move that needs a state
+        (Dragon Form, Long Range, attached blocks) needs that state (GEN-1), then card text
+        that forbids moves (modifiers of kind MOVE_ALLOWED)."""
+        if move.requires is not None and not self.rules[ps.player].has_state(
+                self, ps, move.requires):
+            return RuleViolation(
+                "GEN-1", f"{move.label} can only be played with {move.requires} "
+                         f"(card text), which {ps.character.name} does not have")
+        return self.modifiers.fold(MOVE_ALLOWED, ps, (move, step), None)
+
+    def resolve_move(
+        self, ps: PlayerState, c: Card, move_type: MoveType | None, name: str | None, rule: str,
+    ) -> Move:
+        """The move a log names on card ``c`` (type, plus name where two ends share a type)."""
+        if move_type is None:
+            raise RuleViolation(rule, f"{c} needs a move: name the end that faces the opponent")
+        moves = ps.character.moves_of(c)
+        same_type = [m for m in moves if m.type is move_type]
+        if name is not None:
+            for m in same_type:
+                if m.name == name:
+                    return m
+            raise RuleViolation(
+                "GL-MOVE", f"{ps.character.name}'s {c} has no {move_type.value} named {name!r}")
+        if len(same_type) == 1:
+            return same_type[0]
+        if len(same_type) > 1:
+            raise RuleViolation("GL-MOVE", f"{c} has two {move_type.value} moves: name one")
+        printed = " / ".join(m.label for m in moves)
+        raise RuleViolation("GL-ORIENT", f"{c} shows {printed}; it has no {move_type.value} end")
+
+    def _check_aces(self, ps: PlayerState, cards: tuple[Card, ...], m: Move,
+                    played: Card | None) -> None:
+        rule = "C3" if played is None else "CB-9"
+        if len(cards) != m.extra_aces:
+            raise RuleViolation(rule, f"{m.label} costs {m.extra_aces} more Ace(s), "
+                                      f"not {len(cards)} (GL-MANDATORY)")
+        if len(set(cards)) != len(cards):
+            raise RuleViolation(rule, "the same Ace is named twice")
+        for c in cards:
+            if not c.is_ace:
+                raise RuleViolation(rule, f"{c} is not an Ace")
+            if c not in ps.hand or c is played:
+                raise RuleViolation(rule, f"{c} is not in {ps.player.name}'s hand")
+
+    def _play(self) -> Step:
+        """The whole game as one generator (:class:`rules_engine.game.Game` defines it)."""
+        raise NotImplementedError

@@ -1,0 +1,137 @@
+"""Power Up (P1..P6), Ace searches (PU-5, PU-6) and the hand limit (K2, HL-1)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from rules_engine import combat as cb
+from rules_engine.actions import (
+    Action,
+    Discard,
+    PowerUp,
+)
+from rules_engine.cards import Card
+from rules_engine.errors import (
+    RuleViolation,
+)
+from rules_engine.game.core import HAND_LIMIT as HAND_LIMIT_HL2
+from rules_engine.game.core import GameCore
+from rules_engine.journal import JokerUsed
+from rules_engine.modifiers import HAND_LIMIT, POWER_UP_WITH
+from rules_engine.state import (
+    PlayerState,
+    Step,
+)
+from rules_engine.types import PlayerId
+
+
+class PowerUpSteps(GameCore):
+    """The steps of this module, on top of :class:`GameCore`."""
+
+    def chain_entitlement(self, ps: PlayerState) -> int:
+        return cb.chain_reward(ps.chains, self.ruleset)
+
+    def _power_up(self, ps: PlayerState) -> Step:
+        """P2-P6: sets, entitlement, search, shuffle. A player with no choice is skipped."""
+        self.step = "P2"
+        chain = self.chain_entitlement(ps)
+        counts: dict[object, int] = {}
+        for c in self.modifiers.allowed(POWER_UP_WITH, ps, ps.hand):
+            k = cb.set_key(c)
+            counts[k] = counts.get(k, 0) + 1
+        has_set = any(n >= 2 for n in counts.values())
+        if not has_set and not (chain and (any(c.is_ace for c in ps.discard)
+                                           or any(c.is_ace for c in ps.deck))):
+            if self.diagnosing is not None:
+                self.skipped("P2", (ps.player,), (PowerUp,),
+                             lambda p, a: self._check_power_up(ps, a, chain))
+            return  # nothing to discard, and no chain Aces to take (or none left to find)
+        _, action = yield from self._ask(
+            "P2", (ps.player,), "PU-1", lambda p, a: self._check_power_up(ps, a, chain),
+            lambda p: self._power_up_options(ps, chain))
+        assert isinstance(action, PowerUp)
+        for c in action.sets:
+            ps.hand.remove(c)
+            self.discard(ps, c)
+            if c.is_joker:
+                self.journal.record(JokerUsed(self.turn, "P2", ps.player, "power_up_set"))
+        owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
+        self.step = "P5"
+        self._take_aces(ps, action.from_discard, action.from_deck, owed)
+
+    def _check_power_up(self, ps: PlayerState, action: Action, chain: int) -> None:
+        if not isinstance(action, PowerUp):
+            raise RuleViolation("PU-1", "Power Up: discard sets and take Aces, or take nothing")
+        if len(set(action.sets)) != len(action.sets):
+            raise RuleViolation("PU-2", "the same card is named twice")
+        for c in action.sets:
+            if c not in ps.hand:
+                raise RuleViolation("PU-2", f"{c} is not in {ps.player.name}'s hand")
+            if not self.modifiers.fold(POWER_UP_WITH, ps, c, True):
+                raise RuleViolation("PU-2", f"{c} cannot be used to power up (card text)")
+        owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
+        if not action.sets and not action.from_discard and not action.from_deck:
+            return  # PU-1: powering up is optional
+        if not action.sets and not chain:
+            longest = max(ps.chains, default=0)
+            raise RuleViolation(
+                "CH-1", f"no Aces are owed to {ps.player.name} for chains: the longest chain "
+                        f"this turn is {longest} (a chain is a run of back-to-back normal "
+                        "attacks, each one rank higher; a throw, a Linker, a face card or an Ace "
+                        "ends it, and it earns Aces from 3 on, CH-3)")
+        # PU-7: the sets are discarded before the search, so their Aces can be found again.
+        self._check_search(ps, action.from_discard, action.from_deck, owed,
+                           discard=ps.discard + list(action.sets))
+
+    def _power_up_options(self, ps: PlayerState, chain: int) -> list[Action]:
+        """Representative choices: per rank, none or the first 2..n cards of it in hand."""
+        groups: dict[object, list[Card]] = {}
+        for c in self.modifiers.allowed(POWER_UP_WITH, ps, ps.hand):
+            groups.setdefault(cb.set_key(c), []).append(c)
+        per_rank = [[(), *[tuple(cs[:k]) for k in range(2, len(cs) + 1)]]
+                    for cs in groups.values() if len(cs) >= 2]
+        set_choices: list[tuple[Card, ...]] = [()]
+        for choices in per_rank:
+            set_choices = [s + c for s in set_choices for c in choices]
+        out: list[Action] = [PowerUp()]
+        for sets in set_choices:
+            owed = chain + (cb.set_entitlement(sets) if sets else 0)
+            if owed == 0:
+                continue
+            for d, k in self._search_choices(ps, owed, False, ps.discard + list(sets)):
+                if sets or d or k:
+                    out.append(PowerUp(sets, d, k))
+        return out
+
+    def _no_discard(self, ps: PlayerState, limit: int) -> None:
+        raise RuleViolation("HL-1", f"{ps.player.name} holds {len(ps.hand)} cards and the hand "
+                                    f"limit is {limit}: there is nothing to discard")
+
+    def _hand_limit(self, ps: PlayerState) -> Step:
+        """K2 / HL-1: discard down to the hand limit, choosing the cards."""
+        limit = self.modifiers.fold(HAND_LIMIT, ps, None, HAND_LIMIT_HL2)
+        excess = len(ps.hand) - limit
+        if excess <= 0:
+            if self.diagnosing is not None:
+                self.skipped("K2", (ps.player,), (Discard,), lambda p, a: self._no_discard(
+                    ps, limit))
+            return
+
+        def check(player: PlayerId, action: Action) -> None:
+            if not isinstance(action, Discard):
+                raise RuleViolation("HL-1", f"{player.name} holds {len(ps.hand)} cards: "
+                                            f"discard {excess} down to {limit}")
+            if len(action.cards) != excess or len(set(action.cards)) != excess:
+                raise RuleViolation("HL-1", f"discard exactly {excess} different card(s), "
+                                            f"not {len(action.cards)}")
+            for c in action.cards:
+                if c not in ps.hand:
+                    raise RuleViolation("HL-1", f"{c} is not in {player.name}'s hand")
+
+        _, action = yield from self._ask(
+            "K2", (ps.player,), "HL-1", check,
+            lambda p: [Discard(t) for t in combinations(ps.hand, excess)])
+        assert isinstance(action, Discard)
+        for c in action.cards:
+            ps.hand.remove(c)
+            self.discard(ps, c)

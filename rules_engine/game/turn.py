@@ -1,0 +1,174 @@
+"""The Versus game: setup (S-5, S-6) and the turn skeleton (T1..T7) over the steps below.
+
+Glossary (RULES.md §1, §3):
+- *turn* (GL-TURN): T1..T7 — draw phase (T2), draw-phase window (T3), combat (C1..C13),
+  Power Up (P1..P6), cleanup (K1..K4).
+- *combat card* (GL-COMBAT-CARD): the card committed at C1; its *kind* after lock-in is attack,
+  throw, block, dodge, joker (Gold Burst) or none (no-card or void).
+- *combo* (GL-COMBO): the winner's hitting combat card (or hit-back) plus follow-up moves;
+  *combo points* are spent per turn against the character's limit (CB-3).
+- *face-down card*: the loser's Rewind Time Joker or bluff (C9, §6).
+- *power up* (§7): discard sets and take owed Aces (ACE-SEARCH).
+- *initiative* (INI-1..3): who acts first in windows and simultaneous mechanical steps (GEN-4).
+
+Responsibility: the order of steps and every check of a player's choice. The game runs as a
+generator that stops at each decision point; :attr:`Game.actor` says who must act,
+:meth:`Game.legal_actions` lists the choices and :meth:`Game.apply` validates one and advances,
+or raises :class:`IllegalActionError` with the rule ID. A decision with exactly one legal choice
+(no-card with an empty hand, nothing to power up, no legal combo move) is taken by the engine
+without an event; this rule is part of the log format (docs/log-format.md).
+
+Draws: in a *seeded* game the decks are shuffled by the portable PRNG (:mod:`rules_engine.rng`)
+and draws take the top card; in a *recorded* (tabletop) game every draw is a decision of the
+drawing player that names the card, checked against the deck's contents.
+
+Character abilities are hooks on :class:`rules_engine.characters.CharacterRules`; characters
+without an implementation play with their card stats only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules_engine.actions import (
+    Action,
+    WinInitiative,
+)
+from rules_engine.cards import character, deck_for
+from rules_engine.errors import (
+    RuleViolation,
+)
+from rules_engine.game.combat import CombatSteps
+from rules_engine.game.core import OPENING_HAND, GameOver
+from rules_engine.game.views import Views
+from rules_engine.modifiers import DRAW_COUNT, Expiry
+
+if TYPE_CHECKING:
+    from rules_engine.log import MatchLog
+from rules_engine.ruleset import (
+    InitiativeTie,
+    Jokers,
+    Timeout,
+)
+from rules_engine.state import (
+    Step,
+)
+from rules_engine.types import PlayerId, Termination
+
+
+class Game(CombatSteps, Views):
+    """A Versus game between two characters (mirrors included).
+
+    >>> from rules_engine.cards import character
+    >>> g = Game(character("grave"), character("jaina"), seed=7)
+    >>> g.turn, g.step, g.actor
+    (1, 'C1', <Actor.SIMULTANEOUS: 'simultaneous'>)
+    """
+
+    @staticmethod
+    def for_log(log: MatchLog) -> Game:
+        """The game a log describes, before its first event."""
+        return Game(character(log.characters[0]), character(log.characters[1]),
+                    ruleset=log.ruleset, seed=log.seed)
+
+    def _play(self) -> Step:
+        try:
+            yield from self._setup()
+            while True:
+                yield from self._turn()
+        except GameOver:
+            self.step = "END"
+            return
+
+    def _setup(self) -> Step:
+        """S-5: life, shuffled decks, opening hands of 7; S-6: turn-1 initiative."""
+        self.step = "S-5"
+        deck = deck_for(self.ruleset.jokers is Jokers.INCLUDED)
+        for ps in self.players:
+            ps.deck = list(deck)
+            if self.rng is not None:
+                self.rng.shuffle(ps.deck)
+        for ps in self.players:
+            for _ in range(OPENING_HAND):
+                yield from self._draw(ps, "S-5")
+        lower = self._lower_life_side()
+        if lower is not None:
+            self.initiative = lower
+        elif self.rng is not None:
+            self.initiative = self.table.active(self.rng.below(2))  # INI-3: seeded coin flip
+        else:
+            player, _ = yield from self._ask(
+                "S-6", self.table.actives, "INI-3", self._check_initiative,
+                lambda p: [WinInitiative()])
+            self.initiative = player
+        self.first_initiative = self.initiative
+
+    def _lower_life_side(self) -> PlayerId | None:
+        """INI-1: the active seat of the side with less life, or None when they are equal."""
+        a, b = self.side_life(0), self.side_life(1)
+        return None if a == b else self.table.active(0 if a < b else 1)
+
+    def _check_initiative(self, player: PlayerId, action: Action) -> None:
+        if not isinstance(action, WinInitiative):
+            raise RuleViolation("INI-3", "the initiative decision (coin flip or RPS) comes first")
+
+    def _turn(self) -> Step:
+        # T1: turn counter, initiative from turn-start life (INI-1, INI-2).
+        self.turn += 1
+        self.step = "T1"
+        lower = self._lower_life_side() if self.turn > 1 else None
+        if lower is not None:
+            self.initiative = lower
+        elif self.turn > 1 and self.ruleset.initiativeTie is InitiativeTie.RPS_EACH_TIE:
+            # CF-02 alternative: every tied turn is decided afresh (seeded draw or logged RPS).
+            if self.rng is not None:
+                self.initiative = self.table.active(self.rng.below(2))
+            else:
+                player, _ = yield from self._ask(
+                    "T1", self.table.actives, "CF-02", self._check_initiative,
+                    lambda p: [WinInitiative()])
+                self.initiative = player
+        for ps in self.players:
+            ps.knocked_down = ps.knockdown_next  # KD-3
+            ps.knockdown_next = False
+            ps.combo_points_spent = 0
+            ps.chains = []
+        for ps in self.players:
+            self.rules[ps.player].start_of_turn(self, ps)
+        # T2: draw phase, skipped on turn 1.
+        if self.turn > 1:
+            for ps in self.order():
+                # T2: one card, unless card text changes the count (DRAW_COUNT)
+                yield from self._draw(ps, "T2", self.modifiers.fold(DRAW_COUNT, ps, "T2", 1))
+            if self.timeout_triggered:
+                self._score_by_life(Termination.TIMEOUT)  # END-6: after every player drew
+            # T3: draw-phase window (WIN-DRAW), not on turn 1.
+            yield from self.window("T3", "draw_phase")
+            if self.timeout_triggered:
+                self._score_by_life(Termination.TIMEOUT)
+        # T4: combat.
+        yield from self._combat()
+        # T5: Power Up (P1 opens it: Power Up text, WIN-POWERUP).
+        yield from self.window("P1", "power_up")
+        for ps in self.order():
+            yield from self._power_up(ps)
+        # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
+        yield from self.window("K1", "end_of_turn")
+        self.step = "K1"
+        for ps in self.order():  # mandatory "at the end of the turn" text, INI-6
+            yield from self.rules[ps.player].at_end_of_turn(self, ps)
+        if self.timeout_triggered:
+            self._score_by_life(Termination.TIMEOUT)
+        for ps in self.order():
+            yield from self._hand_limit(ps)
+        for ps in self.players:
+            ps.knocked_down = False  # K3 / KD-6
+        self.expire_modifiers(Expiry.END_OF_TURN)  # K3: "this turn" effects end
+        self.step = "K4"
+        if self.ruleset.timeout is not Timeout.RULEBOOK and all(
+            not ps.deck and not ps.hand for ps in self.players
+        ):
+            self._score_by_life(Termination.EXHAUSTED)  # CF-04 PLAY_ON
+        self.step = "T7"
+        if self.turn >= self.ruleset.maxTurns:
+            self._score_by_life(Termination.MAX_TURNS)  # END-10

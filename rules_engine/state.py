@@ -1,0 +1,209 @@
+"""The game's value types: what a seat holds, cards in play, a decision point, an outcome.
+
+Glossary (RULES.md §1, §3, §10): a *seat* is one character's place at the table and everything it
+owns (life, zones, statuses, this combat's cards); in Versus a seat is a player (P1, P2). A
+*decision* is a point where the game waits for a choice (step, who, rule, checks, options). An
+*ongoing* card stays in play after it is played (rules_engine.effects).
+
+Responsibility: plain data shared by the game, the ability context, character modules and views;
+no rules here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rules_engine import combat as cb
+from rules_engine.actions import Action
+from rules_engine.cards import Card, Character, Move
+from rules_engine.errors import RuleViolation
+from rules_engine.types import PlayerId, Termination
+
+
+class Trigger(Enum):
+    """Game events that can end an ongoing effect (fired by the game, in initiative order)."""
+
+    THROWN = "thrown"  # AB-8 / AR-THR-2: an opponent's throw hit this player (C6 or a hit-back)
+    HIT = "hit"  # an opponent's attack or throw hit this player (GL-HIT; C6 or a hit-back)
+
+
+class Zone(Enum):
+    """Where a card is (GEN-6): a seat's hand, deck, discard pile, combat area (its combat
+    card), or its combo this combat (a combo move's card)."""
+
+    HAND = "hand"
+    DECK = "deck"
+    DISCARD = "discard"
+    COMBAT = "combat"
+    COMBO = "combo"
+
+
+@dataclass(slots=True, eq=False)
+class Ongoing:
+    """One ability card in play: its ability (as printed), the card, what ends it, and the cards
+    attached to it (at most ``limit`` when its text sets one)."""
+
+    name: str
+    card: Card
+    ends_on: frozenset[Trigger] = frozenset()
+    limit: int | None = None
+    attached: list[Card] = field(default_factory=list)
+    since_turn: int = 0
+    resolved: bool = False  # False while it can still be countered (CTR-2): not active yet
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "card": self.card.code,
+                "attached": [c.code for c in self.attached]}
+
+
+
+@dataclass(slots=True)
+class ComboEntry:
+    """One move of a combo: its card, move, pump cards, and whether it was played in C10."""
+
+    card: Card
+    move: Move
+    pumps: list[Card] = field(default_factory=list)
+    played_in_c10: bool = True
+    returned: bool = False  # taken back to hand by card text before C13c (Burning Vigor)
+
+    def damage_at_c12(self) -> int:
+        """C12 / PM-6: a C10 move deals base + pump damage; the combat card only its pumps."""
+        pump = self.move.pump.damage * len(self.pumps) if self.move.pump else 0
+        return (self.move.damage if self.played_in_c10 else 0) + pump
+
+
+@dataclass(slots=True)
+class Segment:
+    """A stretch of a combo played by one seat (a tag or an assist starts another: TG-11,
+    AS-11), with the combo points it spent."""
+
+    seat: PlayerId
+    entries: list[ComboEntry] = field(default_factory=list)
+    points: int = 0
+
+
+@dataclass(slots=True)
+class ComboRun:
+    """One combo (GL-COMBO): its segments in order; ``closed`` once an Ender, a Can't Combo
+    move or a hit-back ends it (CB-5..CB-7); ``hit_back`` when it began with a dodge (CB-7).
+    A second combo in the same combat (card text) is a second run."""
+
+    segments: list[Segment] = field(default_factory=list)
+    closed: bool = False
+    hit_back: bool = False
+    # every move of the combo in order, across segments (read it; add moves with add())
+    entries: list[ComboEntry] = field(default_factory=list)
+
+    def add(self, seat: PlayerId, entry: ComboEntry, points: int) -> None:
+        if not self.segments or self.segments[-1].seat is not seat:
+            self.segments.append(Segment(seat))
+        self.segments[-1].entries.append(entry)
+        self.segments[-1].points += points
+        self.entries.append(entry)
+
+
+@dataclass(slots=True)
+class Combat:
+    """One combat's shared state (C1..C13): the matrix cell and winner (C6), the damage the
+    winning combat card dealt at C8c (a Rewind under CF-06 ALL_COMBO_DAMAGE refunds it), and
+    the winner's combo."""
+
+    cell: str | None = None
+    winner: PlayerId | None = None
+    combat_card_damage: int = 0
+    run: ComboRun = field(default_factory=ComboRun)
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """Everything one player owns: life, zones, statuses and this combat's cards."""
+
+    player: PlayerId
+    character: Character
+    life: int
+    hand: list[Card] = field(default_factory=list)
+    deck: list[Card] = field(default_factory=list)  # deck[0] is the top card
+    discard: list[Card] = field(default_factory=list)  # discard[-1] is the top card
+    # cards in play (rules_engine.effects): ongoing ability cards, with the cards attached to
+    # them, and cards attached to the character card; face up and public (GEN-9)
+    ongoing: list[Ongoing] = field(default_factory=list)
+    attached: list[Card] = field(default_factory=list)
+    knocked_down: bool = False  # KD-3: applies to this turn's combat
+    knockdown_next: bool = False  # KD-6: inflicted this combat, applies next turn
+    combo_points_spent: int = 0  # CB-3, cleared at K3
+    chains: list[int] = field(default_factory=list)  # CH-4: chains made this turn
+    # this combat
+    combat_card: Card | None = None
+    combat_move: Move | None = None
+    kind: str = cb.NONE
+    revealed_kind: str = cb.NONE
+    face_down: Card | None = None
+    returns_block: bool = False
+    revealed_card: Card | None = None  # the card combat-revealed at C2 (before voids)
+    hit_this_combat: bool = False  # GL-HIT: a combat card or combo move of this player hit
+    keep_combat_card: bool = False  # card text returns the combat card to hand at C13c
+    paid_this_combat: list[Card] = field(default_factory=list)  # mandatory-cost Aces paid
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision point: the step, who may act, the rule that governs it, and its checks."""
+
+    step: str
+    players: tuple[PlayerId, ...]
+    rule: str
+    check: Callable[[PlayerId, Action], None]
+    options: Callable[[PlayerId], list[Action]]
+
+
+@dataclass(slots=True)
+class Probe:
+    """The illegal event a diagnosis is explaining (rules_engine.diagnosis). At every decision
+    the engine settles without an event (nothing to choose, or not due: a combo with no legal
+    move left, a Rewind window that cannot open), the game offers the event to that decision's
+    check, right then, in that state: ``found`` keeps (turn, step, why) for each decision that
+    takes the event's kind of action from its player and refuses it."""
+
+    player: PlayerId
+    action: Action
+    found: list[tuple[int, str, RuleViolation]] = field(default_factory=list)
+
+    def consider(self, turn: int, step: str, players: tuple[PlayerId, ...],
+                 kinds: tuple[type[Action], ...], check: Callable[[PlayerId, Action], None],
+                 ) -> None:
+        if self.player not in players or not isinstance(self.action, kinds):
+            return
+        try:
+            check(self.player, self.action)
+        except RuleViolation as why:
+            self.found.append((turn, step, why))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game: how it ended and who won (None = draw)."""
+
+    termination: Termination
+    winner: PlayerId | None
+
+
+@dataclass(slots=True)
+class ComboRecord:
+    """A finished combo, for statistics (facts)."""
+
+    turn: int
+    player: PlayerId
+    cards: list[str]
+    moves: int
+    points: int
+    pumps: int
+    damage: int
+    prevented: int
+    chains: list[int]
+    hit_back: bool
+
+
+Step = Generator[Decision, tuple[PlayerId, Action], None]

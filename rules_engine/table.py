@@ -1,0 +1,93 @@
+"""The table's shape: two sides, their seats, and who opposes whom.
+
+Glossary (RULES.md §2, §11): a *side* is one team (every rulebook mode has exactly two); a *seat*
+is one character's place on a side (in Versus each side has one seat, P1 and P2); the *active*
+seat of a side is the one in combat (Tag Team benches the other, Triple Threat keeps reserves).
+Combat is always side against side, active seat against active seat.
+
+Responsibility: the one place that knows the shape. The game, views, timeline and character
+modules ask it for "the opponent" instead of assuming two players, so the team modes change
+this object, not the code that asks.
+
+>>> t = Table.versus()
+>>> t.opponent(PlayerId.P1), t.partner(PlayerId.P1)
+(<PlayerId.P2: 1>, None)
+>>> t.in_initiative_order(PlayerId.P2)
+(<PlayerId.P2: 1>, <PlayerId.P1: 0>)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules_engine.types import PlayerId
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Two sides of seats, each side's active seat first."""
+
+    sides: tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]
+    # initiative orders by first seat, worked out once (the game asks for them at every step)
+    _orders: dict[PlayerId, tuple[PlayerId, ...]] = field(
+        init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_orders", {s: self._order_from(s) for s in self.seats})
+
+    @staticmethod
+    def versus() -> Table:
+        """One seat per side: P1 against P2."""
+        return Table(((PlayerId.P1,), (PlayerId.P2,)))
+
+    @property
+    def seats(self) -> tuple[PlayerId, ...]:
+        """Every seat, side A's first."""
+        return self.sides[0] + self.sides[1]
+
+    def side_of(self, seat: PlayerId) -> int:
+        """0 for side A, 1 for side B."""
+        return 0 if seat in self.sides[0] else 1
+
+    def active(self, side: int) -> PlayerId:
+        """The seat of ``side`` that is in combat."""
+        return self.sides[side][0]
+
+    @property
+    def actives(self) -> tuple[PlayerId, PlayerId]:
+        """The two seats in combat, side A's first (C6 resolves them in this order)."""
+        return self.active(0), self.active(1)
+
+    def opponent(self, seat: PlayerId) -> PlayerId:
+        """The opposing active seat: who ``seat`` fights, hits and is hit by."""
+        return self.active(1 - self.side_of(seat))
+
+    def opponents(self, seat: PlayerId) -> tuple[PlayerId, ...]:
+        """Every seat of the other side (abilities that reach the whole team)."""
+        return self.sides[1 - self.side_of(seat)]
+
+    def partner(self, seat: PlayerId) -> PlayerId | None:
+        """``seat``'s teammate on its side, if it has one (never in Versus)."""
+        mates = [s for s in self.sides[self.side_of(seat)] if s is not seat]
+        return mates[0] if mates else None
+
+    def in_initiative_order(self, first: PlayerId) -> tuple[PlayerId, ...]:
+        """INI-6 / GEN-4: ``first`` (the initiative seat), then the seats after it in turn,
+        alternating sides (Versus: the initiative player, then the other)."""
+        return self._orders[first]
+
+    def _order_from(self, first: PlayerId) -> tuple[PlayerId, ...]:
+        mine, theirs = self.sides[self.side_of(first)], self.opponents(first)
+        ordered: list[PlayerId] = [first]
+        rest_mine = [s for s in mine if s is not first]
+        for i in range(max(len(rest_mine), len(theirs))):
+            if i < len(theirs):
+                ordered.append(theirs[i])
+            if i < len(rest_mine):
+                ordered.append(rest_mine[i])
+        return tuple(ordered)
+
+    def next_in_priority(self, seat: PlayerId, first: PlayerId) -> PlayerId:
+        """INI-4: after ``seat`` passes, priority goes to the next seat in initiative order."""
+        order = self.in_initiative_order(first)
+        return order[(order.index(seat) + 1) % len(order)]

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class StatsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "stats"
+    verbose_name = "Statistics"

@@ -1,0 +1,255 @@
+"""The seams every character module and mode plugs into: the table of seats, modifiers that
+reach the opponent, the event journal and its reactions, the C6 override, and option listings
+that never change the position.
+
+The characters here are test-only rule sets registered on a stat-only character (Rook), the way
+the ongoing-effects tests register theirs; their texts are made up to exercise one seam each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rules_engine import characters as chars
+from rules_engine import combat as cb
+from rules_engine.abilities import AbilityContext
+from rules_engine.actions import Action, Draw, Pass, UseAbility
+from rules_engine.cards import Move, MoveType, Rank, card
+from rules_engine.characters import CharacterRules
+from rules_engine.errors import RuleViolation
+from rules_engine.journal import Blocked, DamageDealt, Drew, Event, Hit, Knockdown, Thrown
+from rules_engine.modifiers import SPEED, Expiry, Modifier
+from rules_engine.state import PlayerState, Step, Zone
+from rules_engine.table import Table
+from rules_engine.types import Actor, PlayerId
+
+from .helpers import P1, P2, PLAIN, commit, draw, fight, recorded_game
+
+ROOK = "2C 4C 5C 8C 9D TD KD"  # Rook's cards; the 2C is the test abilities' card
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+def test_versus_is_one_seat_per_side() -> None:
+    t = Table.versus()
+    assert t.seats == (P1, P2) and t.actives == (P1, P2)
+    assert (t.opponent(P1), t.opponent(P2)) == (P2, P1)
+    assert t.opponents(P1) == (P2,) and t.partner(P1) is None
+    assert t.in_initiative_order(P2) == (P2, P1)
+    assert t.next_in_priority(P2, P2) == P1 and t.next_in_priority(P1, P2) == P2
+
+
+def test_a_table_of_two_seats_a_side_opposes_the_active_seats() -> None:
+    # Seat ids beyond P1/P2 arrive with the team modes; the shape logic is the same.
+    a1, a2, b1, b2 = 10, 11, 20, 21
+    t = Table(((a1, a2), (b1, b2)))  # type: ignore[arg-type]
+    assert t.opponent(a2) == b1 and t.opponent(b2) == a1  # the other side's active seat
+    assert t.opponents(a1) == (b1, b2) and t.partner(a1) == a2 and t.partner(b1) == b2
+    assert t.in_initiative_order(b1) == (b1, a1, b2, a2)  # sides alternate
+
+
+# ---------------------------------------------------------------------------- test characters
+
+
+class SlowFieldRules(CharacterRules):
+    """Slow Field (any 2, Draw Phase): the opponent's attacks are 3.0 slower this turn."""
+
+    abilities_implemented = True
+
+    def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
+        if window != "draw_phase":
+            return []
+        return [UseAbility("Slow Field", c) for c in dict.fromkeys(ps.hand)
+                if c.rank is Rank.TWO]
+
+    def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
+        return bool(self.window_options(ctx, ps, window))
+
+    def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
+        if action not in self.window_options(ctx, ps, window):
+            raise RuleViolation("AB-2", "Slow Field is played with a 2 in the draw phase")
+
+    def play(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> Step:
+        assert isinstance(action, UseAbility) and action.card is not None
+        ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)
+        ctx.add_modifier(Modifier(SPEED, ctx.opponent(ps).player, _slower_attacks,
+                                  "Slow Field", Expiry.END_OF_TURN))
+        return
+        yield  # pragma: no cover
+
+
+def _slower_attacks(ps: PlayerState, move: Move, speed: int) -> int:
+    return speed + 30 if move.type is MoveType.ATTACK else speed
+
+
+class GrudgeRules(CharacterRules):
+    """Grudge (innate): whenever you are hit, draw a card."""
+
+    abilities_implemented = True
+
+    def __init__(self, character: Any) -> None:
+        super().__init__(character)
+        self.seen: list[Event] = []
+
+    def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
+        self.seen.append(event)
+        if isinstance(event, Hit) and event.seat is ps.player:
+            yield from ctx.draw(ps, ctx.step)
+
+
+class ArmorRules(CharacterRules):
+    """Armor (innate): your attack beats an opposing attack of speed 5.0 or slower."""
+
+    abilities_implemented = True
+
+    def combat_override(self, ctx: AbilityContext, ps: PlayerState, a: PlayerState,
+                        b: PlayerState, result: cb.CombatResult) -> cb.CombatResult | None:
+        opp = ctx.opponent(ps)
+        if ps.kind == cb.ATTACK and opp.kind == cb.ATTACK and opp.combat_move is not None \
+                and (opp.combat_move.speed or 0) >= 50 and result.winner != (a, b).index(ps):
+            return cb.CombatResult((a, b).index(ps), False, "AB-ARMOR")
+        return None
+
+
+@pytest.fixture
+def as_rook(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    def register(rules: type[CharacterRules]) -> None:
+        monkeypatch.setitem(chars.IMPLEMENTED, "rook", rules)
+
+    yield register
+
+
+def _to_turn_2_draw_phase(g: Any) -> None:
+    """Turn 1: both no-card; turn 2's draw phase: each seat draws one card."""
+    fight(g, commit(None), commit(None))
+    draw(g, g.actor, "QC")
+    draw(g, g.actor, "QD")
+
+
+# ---------------------------------------------------------------------------- modifiers
+
+
+def test_a_timed_modifier_changes_the_opponents_speed_until_the_turn_ends(as_rook: Any) -> None:
+    # given Rook with Slow Field against Grave, in turn 2's draw phase
+    as_rook(SlowFieldRules)
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    _to_turn_2_draw_phase(g)
+    assert g.step == "T3" and g.actor is P1
+    # when Rook plays Slow Field, then Grave's 4 attack (4.6) is 7.6 this turn
+    g.apply(P1, UseAbility("Slow Field", card("2C")))
+    assert card("2C") in g.state(P1).discard
+    fight(g, commit("5C", "attack"), commit("4D", "attack"))
+    # so Rook's 5.8 attack is the faster one and wins; without the field Grave's would
+    assert g.combat.cell == "M-ATTACK-ATTACK" and g.combat.winner is P1
+    grave_four = g.state(P2).combat_move
+    assert grave_four is not None
+    assert g.modifiers.fold(SPEED, g.state(P2), grave_four, 46) == 76
+    assert g.modifiers.fold(SPEED, g.state(P1), grave_four, 46) == 46  # not Rook's own
+    # and at cleanup (K3) the modifier ends
+    g.expire_modifiers(Expiry.END_OF_TURN)
+    assert g.modifiers.fold(SPEED, g.state(P2), grave_four, 46) == 46
+
+
+def test_the_same_commits_without_the_modifier_go_the_other_way() -> None:
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    _to_turn_2_draw_phase(g)
+    fight(g, commit("5C", "attack"), commit("4D", "attack"))
+    assert g.combat.winner is P2
+
+
+# ---------------------------------------------------------------------------- the journal
+
+
+def test_a_reaction_to_being_hit_asks_its_decision_at_the_step_of_the_hit(as_rook: Any) -> None:
+    # given Rook with Grudge, who declares no-card against Grave's 2 attack
+    as_rook(GrudgeRules)
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    fight(g, commit(None), commit("2D", "attack"))
+    # when the hit is journalled at C6, then Rook's reaction asks Rook to draw, right there
+    hits = [e for e in g.journal if isinstance(e, Hit)]
+    assert hits == [Hit(1, "C6", P1, P2)]
+    assert g.step == "C6" and g.actor is P1
+    assert all(isinstance(a, Draw) for a in g.legal_actions(P1))
+    draw(g, P1, "AC")
+    assert card("AC") in g.state(P1).hand
+    assert Drew(1, "C6", P1) in g.journal
+    rules = g.rules[P1]
+    assert isinstance(rules, GrudgeRules) and Hit(1, "C6", P1, P2) in rules.seen
+
+
+def test_the_journal_records_throws_blocks_knockdowns_and_damage() -> None:
+    # given Grave against Grave: P1 throws with the 7 (a knockdown) into P2's 5 block
+    g = recorded_game("7C 2C 3C 4C 5C 6C 8C", PLAIN)
+    fight(g, commit("7C", "throw"), commit("5D", "block"))
+    while g.step in ("C9", "C10"):  # no Rewind, no combo: the throw alone
+        g.apply(g.actor, g.legal_actions(g.actor)[-1] if g.actor is P1 else
+                g.legal_actions(g.actor)[0])  # P1 stops; P2 passes
+    events = g.journal
+    assert Hit(1, "C6", P2, P1) in events and Thrown(1, "C6", P2, P1) in events
+    assert DamageDealt(1, "C8", P2, P1, 7, "combat") in events
+    assert Knockdown(1, "C13", P2, P1) in events
+    assert g.totals(P1).knockdowns_inflicted == 1 and g.totals(P1).damage_dealt["combat"] == 7
+    # and a block that beats an attack is journalled as a block
+    g2 = recorded_game("5C 2C 3C 4C 6C 8C 9C", PLAIN)
+    fight(g2, commit("5C", "block"), commit("4D", "attack"))
+    draw(g2, P2, "QD")  # C7: a blocked normal attack draws
+    draw(g2, P1, "QC")  # C8b: the block draw (AR-BLK-1)
+    assert Blocked(1, "C8", P1, P2) in g2.journal
+    # Grave's Knowing the Opponent reacts to the journalled block: reveal a card or pass
+    assert g2.actor is P1 and UseAbility("Knowing the Opponent", card("QC")) in \
+        g2.legal_actions(P1)
+    g2.apply(P1, Pass())
+    assert not [e for e in g2.journal if isinstance(e, DamageDealt)]  # a normal's block
+
+
+# ---------------------------------------------------------------------------- C6 override
+
+
+def test_the_c6_override_gives_the_win_to_the_armoured_attack(as_rook: Any) -> None:
+    # given Rook with Armor: his 8 attack (8.8) against Grave's 6 attack (6.6)
+    as_rook(ArmorRules)
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    fight(g, commit("8C", "attack"), commit("6D", "attack"))
+    # then the override decides: Rook wins although he is slower
+    assert g.combat.winner is P1 and g.combat.cell == "AB-ARMOR"
+    assert g.state(P1).hit_this_combat and not g.state(P2).hit_this_combat
+
+
+def test_without_the_override_the_faster_attack_wins() -> None:
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    fight(g, commit("8C", "attack"), commit("6D", "attack"))
+    assert g.combat.winner is P2 and g.combat.cell == "M-ATTACK-ATTACK"
+
+
+# ---------------------------------------------------------------------------- option listings
+
+
+@pytest.mark.parametrize("variant", range(8))
+def test_listing_the_legal_choices_never_changes_the_position(variant: int) -> None:
+    """Every decision of a few seeded games under every ruleset option: listing the choices
+    (C3 re-choice, Power Up, combos, searches) leaves the position and every zone's order as
+    they were."""
+    from rules_engine.bots import make_bot
+    from rules_engine.cards import character
+    from rules_engine.game import Game
+
+    from .test_selfplay_properties import PAIRS, _variants
+
+    ruleset = _variants()[variant]
+    for n in range(4):
+        p1, p2 = PAIRS[(n * 53 + variant * 7) % 400]
+        g = Game(character(p1), character(p2), ruleset=ruleset, seed=n)  # type: ignore[arg-type]
+        bots = (make_bot("random", n), make_bot("greedy", n))
+        while not g.is_over:
+            before = g.fingerprint(), [list(ps.hand) for ps in g.players]
+            for p in g.acting_players:
+                g.legal_actions(p)
+            assert (g.fingerprint(), [list(ps.hand) for ps in g.players]) == before
+            actor = g.actor
+            p = g.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
+            assert isinstance(p, PlayerId)
+            g.apply(p, bots[p].choose(g, p, g.legal_actions(p)))

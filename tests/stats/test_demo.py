@@ -1,0 +1,52 @@
+"""The demo's verified games feed the statistics, as they do after `make run`."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from matches.models import Match
+from stats.models import CharacterStat, GameRecord
+from tests.stats.helpers import snapshot
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db(transaction=True)  # commits, as under `make run`
+
+
+def test_seed_demo_fills_the_statistics(client) -> None:
+    call_command("seed_demo", verbosity=0)
+    from_logs = Match.objects.filter(status=Match.Status.CONFIRMED,
+                                     result_source=Match.ResultSource.LOG)
+    assert from_logs.count() > 10
+    assert GameRecord.objects.count() == from_logs.count()
+    weekly = Event.objects.get(slug="fantasy-strike-weekly")
+    assert GameRecord.objects.filter(event=weekly).count() == from_logs.count()
+    assert CharacterStat.objects.filter(event_key=weekly.pk).exists()
+    counted = snapshot()
+    call_command("seed_demo", verbosity=0)
+    assert snapshot() == counted
+    chart = client.get(reverse("stats:matchups")).context["chart"]
+    assert sum(r.games for r in chart.cells.values()) == 2 * GameRecord.objects.count()
+
+
+def test_demo_player_page_has_results_placements_and_rating(client) -> None:
+    from django.db.models import Q
+
+    from matches.models import Player
+    from stats.models import GameSide
+    from tournaments.models import Entrant, Set
+
+    call_command("seed_demo", verbosity=0)
+    weekly = Event.objects.get(slug="fantasy-strike-weekly")
+    entrant = Entrant.objects.filter(event=weekly).order_by("seed").first()
+    player = Player.objects.get(entries__entrant=entrant)
+    stats = client.get(reverse("stats:player", args=[player.pk])).context["stats"]
+    assert stats.overall.games == GameSide.objects.filter(player=player).count() > 0
+    placement = next(p for p in stats.placements if p["event_slug"] == weekly.slug)
+    assert 1 <= placement["rank"] <= placement["entrants"] == weekly.entrants.count()
+    entrants = Entrant.objects.filter(members__player=player)
+    finished = Set.objects.filter(status=Set.Status.FINISHED).filter(
+        Q(entrant_a__in=entrants) | Q(entrant_b__in=entrants))
+    assert len(stats.results) == min(10, finished.count()) > 0
+    assert stats.rating is not None and len(stats.rating_history) == stats.rating.games
