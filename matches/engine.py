@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 import rules_engine
+from rules_engine.diagnosis import board_before
 from rules_engine.errors import LogSyntaxError
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
@@ -158,3 +159,18 @@ def log_timeline(text: str) -> list[dict[str, Any]]:
     except Exception:  # an engine bug: shown through the verdict, logged here
         logger.exception("timeline failed on a log")
         return []
+
+
+def log_board_before(text: str, index: int) -> dict[str, Any] | None:
+    """The position just before event ``index`` (a verdict's first illegal event): both sides'
+    public state, the erring player's hand, the last events (``rules_engine.diagnosis``).
+
+    Display only, like the timeline: None when the log cannot be read or replayed that far.
+    """
+    try:
+        return board_before(parse_log(text), index)
+    except LogSyntaxError:
+        return None
+    except Exception:  # an engine bug: shown through the verdict, logged here
+        logger.exception("board before event %s failed on a log", index)
+        return None

@@ -45,6 +45,10 @@ class Match(models.Model):
     class ResultSource(models.TextChoices):
         NONE = "", "No result"
         LOG = "log", "Verified log"
+        # Both sides confirmed a log the engine cannot verify yet (a character or mode it does
+        # not play): the claimed result counts, and a later engine's verdict is shown to the
+        # organizers (VerdictChange), never applied by itself.
+        UNVERIFIED_LOG = "unverified", "Log not verifiable yet, confirmed by both sides"
         OVERRIDE = "override", "Organizer override"
 
     mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.VERSUS)
@@ -192,9 +196,15 @@ class VerificationRun(models.Model):
         LEGAL = "legal", "Legal"
         ILLEGAL = "illegal", "Illegal"
         RESULT_MISMATCH = "result_mismatch", "Result mismatch"
+        # A problem the engine cannot judge yet (a character or mode it does not play): not
+        # illegal, not final; verified again when the engine version changes.
+        UNVERIFIABLE = "unverifiable", "Not verifiable yet"
         ERROR = "error", "Engine error"
 
-    FINISHED_STATUSES = (Status.LEGAL, Status.ILLEGAL, Status.RESULT_MISMATCH, Status.ERROR)
+    FINISHED_STATUSES = (Status.LEGAL, Status.ILLEGAL, Status.RESULT_MISMATCH,
+                         Status.UNVERIFIABLE, Status.ERROR)
+    # A log whose newest run has one of these may become the result when both sides vouch.
+    ENDORSABLE_STATUSES = (Status.LEGAL, Status.UNVERIFIABLE)
 
     log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="runs")
     batch = models.ForeignKey(
@@ -277,6 +287,8 @@ class AuditEntry(models.Model):
         RESULT_OVERRIDDEN = "result_overridden", "Result overridden"
         REVERIFY_REQUESTED = "reverify_requested", "Re-verification requested"
         MATCH_CANCELLED = "match_cancelled", "Match cancelled"
+        VERDICT_CHANGED = "verdict_changed", "Verdict changed by a newer engine"
+        VERDICT_CHANGE_REVIEWED = "verdict_reviewed", "Verdict change reviewed"
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="audit_entries")
     actor = models.ForeignKey(
@@ -295,3 +307,34 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} on match {self.match_id}"
+
+
+class VerdictChange(models.Model):
+    """A newer engine's verdict on the log that decided a final result differs from the one the
+    result stands on. The result is left as it is: an organizer reviews the change and either
+    overrides the result (the override page previews what that changes) or keeps it."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="verdict_changes")
+    log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="+")
+    run = models.OneToOneField(VerificationRun, on_delete=models.CASCADE, related_name="+")
+    # {"status", "winner", "engine_version", "summary"} before and after
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    review_note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"verdict change on match {self.match_id}: {self.before.get('status')} -> " \
+               f"{self.after.get('status')}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.reviewed_at is None

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 
-from matches.models import Dispute, Match, MatchLog, MatchSide, Player, VerificationRun
+from matches.models import (
+    Dispute,
+    Match,
+    MatchLog,
+    MatchSide,
+    Player,
+    VerdictChange,
+    VerificationRun,
+)
 
 
 def player_list() -> QuerySet[Player]:
@@ -28,6 +36,15 @@ def match_detail_queryset() -> QuerySet[Match]:
         Prefetch("logs", queryset=logs),
         Prefetch("disputes", queryset=Dispute.objects.all()),
     )
+
+
+def verdict_changes_open(user: object) -> list[VerdictChange]:
+    """Open verdict changes on matches ``user`` manages now (organizers, staff), newest first."""
+    from matches.services.matches import match_user_is_manager
+
+    changes = (VerdictChange.objects.filter(reviewed_at__isnull=True)
+               .select_related("match", "log").order_by("-created_at", "-id"))
+    return [c for c in changes if match_user_is_manager(c.match, user)]  # type: ignore[arg-type]
 
 
 def log_latest_run(log: MatchLog) -> VerificationRun | None:

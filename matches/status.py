@@ -30,10 +30,14 @@ MATCH_TRANSITIONS: dict[str, frozenset[str]] = {
 RUN_TRANSITIONS: dict[str, frozenset[str]] = {
     RS.PENDING: frozenset({RS.RUNNING}),
     # RUNNING -> RUNNING: a worker died mid-run and the redelivered task starts again
-    RS.RUNNING: frozenset({RS.RUNNING, RS.LEGAL, RS.ILLEGAL, RS.RESULT_MISMATCH, RS.ERROR}),
+    RS.RUNNING: frozenset(
+        {RS.RUNNING, RS.LEGAL, RS.ILLEGAL, RS.RESULT_MISMATCH, RS.UNVERIFIABLE, RS.ERROR}
+    ),
     RS.LEGAL: frozenset(),
     RS.ILLEGAL: frozenset(),
     RS.RESULT_MISMATCH: frozenset(),
+    # verified again by a new run when the engine version changes
+    RS.UNVERIFIABLE: frozenset(),
     # an engine bug is fixed, then the run is retried
     RS.ERROR: frozenset({RS.PENDING}),
 }

@@ -54,3 +54,12 @@ def match_result_callback_task(match_id: int) -> bool:
 def stale_work_requeue_task() -> dict[str, int]:
     """Celery beat: send again every verification and result callback left pending too long."""
     return stale_work_requeue().counts
+
+
+@shared_task(autoretry_for=(OperationalError, InterfaceError), retry_backoff=True, max_retries=5)
+def logs_reverify_stale_task() -> int:
+    """Beat: re-verify the logs judged by an older engine (after a release); 0 when none."""
+    from matches.services.reverification import logs_reverify_stale
+
+    batch = logs_reverify_stale()
+    return 0 if batch is None else batch.total

@@ -12,4 +12,7 @@ urlpatterns = [
     path("matches/<int:pk>/override/", views.match_override, name="match-override"),
     path("matches/<int:pk>/disputes/<int:dispute_pk>/", views.dispute_detail_page,
          name="dispute-detail"),
+    path("matches/verdict-changes/", views.verdict_change_list_page, name="verdict-changes"),
+    path("matches/<int:pk>/verdict-changes/<int:change_pk>/review/", views.verdict_change_review,
+         name="verdict-change-review"),
 ]

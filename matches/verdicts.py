@@ -11,6 +11,7 @@ STATUS_LABELS = {
     "legal": "Legal",
     "illegal": "Illegal",
     "result_mismatch": "Result does not match the claim",
+    "unverifiable": "Not verifiable yet",
     "unreadable": "Unreadable",
     "engine_error": "Engine error (not the players' fault)",
 }
@@ -27,6 +28,19 @@ class VerdictView:
     facts: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
     abilities_complete: bool = True
+    # "not verifiable yet": {"characters", "mode", "reason"}
+    unverifiable: dict[str, Any] | None = None
+
+    @property
+    def problem(self) -> str | None:
+        """The first problem the engine found, in one line (illegal or not verifiable yet)."""
+        e = self.error
+        if not e or (e.get("rule_id") is None and not e.get("reason")):
+            return None
+        if e.get("index") is None:
+            return str(e.get("reason"))
+        return (f"Turn {e.get('turn')}, step {e.get('step')}, {e.get('player') or '—'}: "
+                f"{e.get('reason')}" + (f" [{e['rule_id']}]" if e.get("rule_id") else ""))
 
 
 def _result_text(result: dict[str, Any] | None) -> str:
@@ -49,11 +63,16 @@ def verdict_view(verdict: dict[str, Any]) -> VerdictView:
         error = {**error, "rule_text": engine.rule_words(error["rule_id"])}
     final = verdict.get("final") or None
     claimed = verdict.get("claimed") or None
+    unverifiable = verdict.get("unverifiable") or None
     if status == "illegal" and error:
         headline = (
             f"Turn {error.get('turn')}, step {error.get('step')}, {error.get('player') or '—'}: "
             f"{error.get('reason')} [{error.get('rule_id')}]"
         )
+    elif status == "unverifiable":
+        reason = (unverifiable or {}).get("reason") or "the engine cannot judge this log yet"
+        headline = (f"Not verifiable yet: {reason}. Both sides may still confirm the claimed "
+                    "result, or an organizer may settle it.")
     elif status == "unreadable" and error:
         headline = f"{error.get('json_path')}: {error.get('reason')}"
     elif status == "result_mismatch":
@@ -75,4 +94,5 @@ def verdict_view(verdict: dict[str, Any]) -> VerdictView:
         facts=verdict.get("facts") or None,
         notes=list(verdict.get("notes") or []),
         abilities_complete=bool(verdict.get("abilities_complete", True)),
+        unverifiable=unverifiable,
     )

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from matches import engine, selectors, services
 from matches.errors import MatchError
 from matches.forms import LogSubmitForm, ResultOverrideForm
-from matches.models import Match
+from matches.models import Match, VerdictChange, VerificationRun
 from matches.ratelimits import submission_rate_check
 from matches.services.matches import match_user_is_manager
 from matches.verdicts import verdict_view
@@ -32,6 +32,14 @@ def match_list_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _board(text: str, verdict: dict[str, object]) -> dict[str, object] | None:
+    error = verdict.get("first_error")
+    if verdict.get("status") not in ("illegal", "unverifiable") or not isinstance(error, dict):
+        return None
+    index = error.get("index")
+    return engine.log_board_before(text, index) if isinstance(index, int) else None
+
+
 def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
     user_side = services.match_user_side(match, request.user)
     logs = []
@@ -44,12 +52,15 @@ def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
             "verdict": verdict_view(run.verdict) if is_finished else None,
             # replaying a log for the page takes milliseconds; no need to store it
             "turns": engine.log_timeline(log.text) if is_finished else [],
+            # the position before the first illegal event, beside the verdict
+            "board": _board(log.text, run.verdict) if is_finished else None,
             "sides": sorted({e.side for e in log.endorsements.all() if e.side is not None}),
         })
     awaiting = [
         item for item in logs
         if match.status == Match.Status.AWAITING_CONFIRMATION
-        and item["run"] is not None and item["run"].status == "legal"
+        and item["run"] is not None
+        and item["run"].status in VerificationRun.ENDORSABLE_STATUSES
     ]
     can_confirm = bool(
         user_side is not None and awaiting and user_side not in awaiting[0]["sides"]
@@ -68,6 +79,10 @@ def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
         "can_submit": can_submit,
         "is_manager": is_manager,
         "disputes": list(match.disputes.all()),
+        "verdict_changes": [c for c in match.verdict_changes.all() if c.is_open]
+        if is_manager else [],
+        "awaiting_unverified": bool(
+            awaiting and awaiting[0]["run"].status == VerificationRun.Status.UNVERIFIABLE),
     }
 
 
@@ -160,6 +175,27 @@ def match_override(request: HttpRequest, pk: int) -> HttpResponse:
         {"match": match, "form": form, "preview": preview,
          "audit": match.audit_entries.select_related("actor")[:20]},
     )
+
+
+@login_required
+def verdict_change_list_page(request: HttpRequest) -> HttpResponse:
+    """Organizers: the final results whose log a newer engine judges differently."""
+    return render(request, "matches/verdict_changes.html",
+                  {"changes": selectors.verdict_changes_open(request.user)})
+
+
+@login_required
+@require_POST
+def verdict_change_review(request: HttpRequest, pk: int, change_pk: int) -> HttpResponse:
+    change = get_object_or_404(VerdictChange, pk=change_pk, match_id=pk)
+    try:
+        services.verdict_change_review(change=change, user=request.user,
+                                       note=request.POST.get("note", "")[:2000])
+    except MatchError as error:
+        messages.error(request, error.message)
+        return redirect("matches:match-detail", pk=pk)
+    messages.success(request, "Marked as reviewed; the result stays as it is.")
+    return redirect("matches:match-detail", pk=pk)
 
 
 def dispute_detail_page(request: HttpRequest, pk: int, dispute_pk: int) -> HttpResponse:

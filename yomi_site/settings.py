@@ -289,6 +289,11 @@ CELERY_BEAT_SCHEDULE = {
     "stale-work-requeue": {
         "task": "matches.tasks.stale_work_requeue_task", "schedule": YOMI_SWEEP_INTERVAL,
     },
+    # after an engine release, the logs it has not judged are verified again (issue 10)
+    "reverify-stale-verdicts": {
+        "task": "matches.tasks.logs_reverify_stale_task",
+        "schedule": float(os.environ.get("YOMI_REVERIFY_INTERVAL", "3600")),
+    },
 }
 
 # Production hardening: everything on unless DEBUG; each can be relaxed through the environment

@@ -13,15 +13,23 @@ from matches.services.results import (
     match_result_override,
     match_settle,
 )
+from matches.services.reverification import logs_judged_by_older_engine, logs_reverify_stale
 from matches.services.submission import MAX_LOG_BYTES, SubmissionOutcome, match_log_submit
-from matches.services.verification import match_log_verify, match_run_requeue
+from matches.services.verification import (
+    match_log_verify,
+    match_run_requeue,
+    verdict_change_record,
+    verdict_change_review,
+)
 
 __all__ = [
     "MAX_LOG_BYTES",
     "BatchProgress",
     "SubmissionOutcome",
     "batch_progress",
+    "logs_judged_by_older_engine",
     "logs_reverify_bulk",
+    "logs_reverify_stale",
     "match_cancel",
     "match_create",
     "match_log_confirm",
@@ -32,4 +40,6 @@ __all__ = [
     "match_run_requeue",
     "match_settle",
     "match_user_side",
+    "verdict_change_record",
+    "verdict_change_review",
 ]

@@ -34,6 +34,7 @@ from matches.storable import json_storable
 
 MS = Match.Status
 RS = VerificationRun.Status
+RS_ENDORSABLE = VerificationRun.ENDORSABLE_STATUSES
 
 
 def _latest_runs(match: Match) -> dict[int, VerificationRun]:
@@ -76,6 +77,12 @@ def _clashing_pair(
             if len(sides_of[later.pk] | sides_of[earlier.pk]) >= 2:
                 return earlier, later
     return None
+
+
+def claimed_winner_side(verdict: dict[str, Any]) -> int | None:
+    """The winner the log claims (a log the engine cannot verify yet): side 1 is its P1."""
+    winner = (verdict.get("claimed") or {}).get("winner")
+    return {"P1": 1, "P2": 2}.get(winner) if winner else None
 
 
 def _result_snapshot(match: Match) -> dict[str, Any]:
@@ -165,7 +172,10 @@ def match_settle(match: Match) -> bool:
         return False
     latest = _latest_runs(match)
     logs = list(match.logs.defer("text").order_by("created_at", "id"))  # texts only if disputed
-    legal = [log for log in logs if latest.get(log.pk) and latest[log.pk].status == RS.LEGAL]
+    # logs that may become the result when both sides vouch: verified legal, or not verifiable
+    # yet (a character or mode the engine does not play: the claimed result counts)
+    legal = [log for log in logs
+             if latest.get(log.pk) and latest[log.pk].status in RS_ENDORSABLE]
     is_pending = any(run.status in (RS.PENDING, RS.RUNNING) for run in latest.values())
     sides_of = _endorsing_sides([log.pk for log in legal])
     became_confirmed = False
@@ -175,11 +185,13 @@ def match_settle(match: Match) -> bool:
         verdict = VerificationRun.objects.values_list("verdict", flat=True).get(
             pk=latest[agreed.pk].pk
         )
-        winner_side = verdict_winner_side(verdict)
+        unverified = latest[agreed.pk].status == RS.UNVERIFIABLE
+        winner_side = claimed_winner_side(verdict) if unverified else verdict_winner_side(verdict)
         _change(match, MS.CONFIRMED)
         match.winner_side = winner_side
         match.is_draw = winner_side is None
-        match.result_source = Match.ResultSource.LOG
+        match.result_source = (Match.ResultSource.UNVERIFIED_LOG if unverified
+                               else Match.ResultSource.LOG)
         match.result_log = agreed
         AuditEntry.objects.create(
             match=match, action=AuditEntry.Action.RESULT_CONFIRMED,
@@ -222,7 +234,7 @@ def _log_for_the_other_side(match: Match, side: int, doing: str) -> MatchLog:
     latest = _latest_runs(match)
     log = next(
         (log for log in match.logs.order_by("-created_at", "-id")
-         if log.pk in latest and latest[log.pk].status == RS.LEGAL),
+         if log.pk in latest and latest[log.pk].status in RS_ENDORSABLE),
         None,
     )  # the newest: a side that sent two legal logs stands by its latest
     if log is None:

@@ -19,10 +19,12 @@ from django.utils import timezone
 
 from matches import engine
 from matches.dispatch import task_send_on_commit
-from matches.models import AuditEntry, Match, MatchLog, VerificationRun
+from matches.models import AuditEntry, Match, MatchLog, VerdictChange, VerificationRun
+from matches.services.matches import match_authorize_manager
 from matches.services.results import match_result_listeners_on_commit, match_settle
 from matches.status import match_status_change, run_status_change
 from matches.storable import json_storable
+from matches.verdicts import verdict_view
 
 logger = logging.getLogger(__name__)
 RS = VerificationRun.Status
@@ -33,6 +35,7 @@ VERDICT_STATUS_TO_RUN = {
     "legal": RS.LEGAL,
     "illegal": RS.ILLEGAL,
     "result_mismatch": RS.RESULT_MISMATCH,
+    "unverifiable": RS.UNVERIFIABLE,
     "unreadable": RS.ILLEGAL,
     "engine_error": RS.ERROR,
 }
@@ -96,7 +99,59 @@ def _verdict_store(run_id: int, match_id: int, verdict: dict[str, Any],
         if (not became_confirmed and match.status == Match.Status.CONFIRMED
                 and match.result_log_id == run.log_id):
             match_result_listeners_on_commit(match)  # a new verdict on a final result's log
+            verdict_change_record(match=match, run=run)
     return run
+
+
+def _outcome(status: str, verdict: dict[str, Any]) -> dict[str, Any]:
+    """What a verdict says about a result: its status, the winner it gives, and in words."""
+    final = verdict.get("final") or {}
+    return {"status": status, "winner": final.get("winner"),
+            "engine_version": verdict.get("engine_version"),
+            "summary": verdict_view(verdict).headline}
+
+
+def verdict_change_record(*, match: Match, run: VerificationRun) -> VerdictChange | None:
+    """A final result's log got a new verdict (a newer engine, an organizer's re-verification):
+    if it says something else than the verdict the result stands on (another status or
+    winner), record it for the organizers and in the audit log. The result itself is never
+    changed here: a bracket moves only by an organizer's override (match locked by the caller).
+    """
+    previous = (
+        VerificationRun.objects.filter(log_id=run.log_id, status__in=RS.values)
+        .exclude(pk=run.pk)
+        .filter(finished_at__isnull=False)
+        .order_by("-finished_at", "-id")
+        .first()
+    )
+    if previous is None:
+        return None
+    before, after = _outcome(previous.status, previous.verdict), _outcome(run.status, run.verdict)
+    if (before["status"], before["winner"]) == (after["status"], after["winner"]):
+        return None
+    change = VerdictChange.objects.create(match=match, log_id=run.log_id, run=run,
+                                          before=json_storable(before),
+                                          after=json_storable(after))
+    AuditEntry.objects.create(match=match, action=AuditEntry.Action.VERDICT_CHANGED,
+                              before=change.before, after=change.after)
+    return change
+
+
+def verdict_change_review(*, change: VerdictChange, user: AbstractBaseUser,
+                          note: str = "") -> VerdictChange:
+    """An organizer has looked at a verdict change (and overridden the result, or kept it)."""
+    with transaction.atomic():
+        change = VerdictChange.objects.select_for_update().select_related("match").get(
+            pk=change.pk)
+        match_authorize_manager(change.match, user, "review a verdict change")
+        if change.reviewed_at is None:
+            change.reviewed_by, change.reviewed_at = user, timezone.now()
+            change.review_note = note
+            change.save(update_fields=["reviewed_by", "reviewed_at", "review_note"])
+            AuditEntry.objects.create(match=change.match, actor=user,
+                                      action=AuditEntry.Action.VERDICT_CHANGE_REVIEWED,
+                                      reason=note, after={"change": change.pk})
+    return change
 
 
 def match_log_verify(*, run_id: int) -> VerificationRun:

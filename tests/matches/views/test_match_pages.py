@@ -243,3 +243,56 @@ def test_page_renders_when_the_engine_fails_on_a_log(
     response = client.get(f"/matches/{match.pk}/")
     assert response.status_code == 200
     assert "Engine error (not the players&#x27; fault)" in response.content.decode()
+
+
+def test_illegal_log_page_shows_the_board_before_the_error(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    match = versus_match()
+    legal = self_play_log_text()
+    submitted(match, with_extra_event(legal), django_capture_on_commit_callbacks)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    events = len(json.loads(legal)["events"])
+    assert f"The board before event #{events}" in html
+    assert "P1's hand is shown" in html  # the player who made the illegal event
+    assert "The last events before it" in html
+
+
+def test_a_log_not_verifiable_yet_says_which_characters_and_offers_confirmation(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    from tests.matches.factories import with_claimed_winner
+
+    legal = self_play_log_text("rook", "setsuki", 4)
+    winner = json.loads(legal)["result"]["winner"]
+    match = versus_match()
+    submitted(match, with_claimed_winner(legal, "P1" if winner != "P1" else "P2"),
+              django_capture_on_commit_callbacks)
+    client.force_login(side_user(match, 2))
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Not verifiable yet" in html and "rook, setsuki" in html
+    assert "cannot verify yet" in html and "Confirm this result" in html
+    assert "Illegal" not in html
+
+
+def test_verdict_changes_are_listed_for_organizers_only(client) -> None:
+    from matches.models import VerdictChange, VerificationRun
+
+    organizer, outsider = UserFactory(), UserFactory()
+    match = versus_match()
+    match.managers.add(organizer)
+    log = MatchLog.objects.create(match=match, text="{}", sha256="0" * 64, size_bytes=2,
+                                  submitted_by=side_user(match, 1))
+    run = VerificationRun.objects.create(log=log, status="illegal")
+    VerdictChange.objects.create(
+        match=match, log=log, run=run,
+        before={"status": "unverifiable", "summary": "Not verifiable yet: old engine."},
+        after={"status": "illegal", "engine_version": "9.9", "summary": "Turn 3 [END-2]"})
+    client.force_login(organizer)
+    html = client.get("/matches/verdict-changes/").content.decode()
+    assert f"/matches/{match.pk}/" in html and "Turn 3 [END-2]" in html
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "judges the log behind this result differently" in page
+    client.force_login(outsider)
+    assert f"/matches/{match.pk}/" not in client.get("/matches/verdict-changes/").content.decode()
+    assert "judges the log behind" not in client.get(f"/matches/{match.pk}/").content.decode()
