@@ -17,6 +17,7 @@ urlpatterns = [
     # before the auth URLs: the same name, with rate limits (issue 11)
     path("accounts/login/", views.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/login/", views.admin_login, name="admin-login"),  # rate limited (issue 11)
     path("admin/", admin.site.urls),
     path("api/", include("tournaments.api.urls")),
     path("api/", include("matches.api.urls")),

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import admin
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from matches.ratelimits import rate_limit_hit
+from matches.ratelimits import Limited, rate_limit_hit
 
 SECTIONS = [
     ("Events", "tournaments:event-list", "Brackets, Swiss, round robin and leagues."),
@@ -26,6 +27,20 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 
+def login_limit_hit(request: HttpRequest) -> Limited | None:
+    """Count a login attempt per address and per username tried; the limit it went over."""
+    for name, key in (("login_ip", "ip"), ("login_username", "post:username")):
+        limited = rate_limit_hit(request, name=name, key=key)
+        if limited is not None:
+            return limited
+    return None
+
+
+def _too_many(limited: Limited) -> str:
+    return (f"Too many login attempts (limit {limited.rate}); "
+            f"try again in {limited.retry_after} seconds.")
+
+
 class RateLimitedLoginView(LoginView):
     """Django's login page, with every POST counted per address and per username tried.
 
@@ -34,15 +49,24 @@ class RateLimitedLoginView(LoginView):
     """
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        for name, key in (("login_ip", "ip"), ("login_username", "post:username")):
-            limited = rate_limit_hit(request, name=name, key=key)
-            if limited is not None:
-                form = self.get_form_class()(request, data=request.POST)
-                form.cleaned_data = {}  # not validated: the password is never checked
-                form.add_error(None, f"Too many login attempts (limit {limited.rate}); "
-                                     f"try again in {limited.retry_after} seconds.")
-                response = self.render_to_response(self.get_context_data(form=form))
-                response.status_code = 429
-                response["Retry-After"] = str(limited.retry_after)
-                return response
-        return super().post(request, *args, **kwargs)
+        limited = login_limit_hit(request)
+        if limited is None:
+            return super().post(request, *args, **kwargs)
+        form = self.get_form_class()(request, data=request.POST)
+        form.cleaned_data = {}  # not validated: the password is never checked
+        form.add_error(None, _too_many(limited))
+        response = self.render_to_response(self.get_context_data(form=form))
+        response.status_code = 429
+        response["Retry-After"] = str(limited.retry_after)
+        return response
+
+
+def admin_login(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    """The admin's login, under the same limits (it checks passwords too)."""
+    if request.method == "POST":
+        limited = login_limit_hit(request)
+        if limited is not None:
+            response = HttpResponse(_too_many(limited), status=429, content_type="text/plain")
+            response["Retry-After"] = str(limited.retry_after)
+            return response
+    return admin.site.login(request, extra_context)

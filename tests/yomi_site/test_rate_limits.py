@@ -53,6 +53,17 @@ def test_wrong_passwords_are_stopped_per_username_and_then_not_checked(limits) -
     assert "_auth_user_id" not in refused.wsgi_request.session
 
 
+def test_the_admin_login_is_limited_too(limits) -> None:
+    client = Client(REMOTE_ADDR="10.0.0.5")
+    for _ in range(3):
+        response = client.post("/admin/login/", {"username": "admin", "password": "guess"})
+        assert response.status_code == 200
+    refused = client.post("/admin/login/", {"username": "admin", "password": "guess"})
+    assert refused.status_code == 429
+    assert "Too many login attempts" in refused.content.decode()
+    assert client.get("/admin/login/").status_code == 200  # the page itself still shows
+
+
 def test_logins_are_stopped_per_address_across_usernames(limits) -> None:
     for i in range(6):
         assert login(f"user{i}", "wrong", ip="10.0.0.9").status_code == 200

@@ -148,3 +148,27 @@ def test_celery_beat_runs_the_sweeper_and_its_task_is_registered() -> None:
     assert entry["task"] in app.tasks
     # redelivery of a dead worker's task is sized in minutes, not an hour
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 600
+
+
+@pytest.mark.django_db
+def test_the_sweeper_resends_a_run_left_running_by_a_dead_worker_but_not_a_fresh_one(
+    no_enqueue,
+) -> None:
+    match = versus_match()
+    run = match_log_submit(
+        match=match, submitted_by=side_user(match, 1),
+        log_bytes=self_play_log_text().encode(),
+    ).run
+    now = timezone.now()
+    # started two minutes ago (sent ten minutes ago): its worker may still be replaying it
+    VerificationRun.objects.filter(pk=run.pk).update(
+        status=RS.RUNNING, attempts=1, enqueued_at=now - timedelta(minutes=10),
+        started_at=now - timedelta(minutes=2),
+    )
+    assert stale_work_requeue(older_than=timedelta(minutes=5), now=now).runs == []
+    # started ten minutes ago: its worker died; the sweep replays it, once
+    VerificationRun.objects.filter(pk=run.pk).update(started_at=now - timedelta(minutes=10))
+    assert stale_work_requeue(older_than=timedelta(minutes=5), now=now).runs == [run.pk]
+    run.refresh_from_db()
+    assert (run.status, run.attempts) == (RS.LEGAL, 2)
+    assert VerificationRun.objects.filter(log__match=match).count() == 1
