@@ -8,8 +8,8 @@ character module (``rules_engine.characters.<id>``) is written against :class:`A
 and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_engine.game`
 (an import-linter contract checks this), so what a character can do to a game is exactly what
 is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
-search for Aces, shuffle, offer a counter, rotate a combat card, stand a seat up, find the
-opponent or partner, and add a modifier (:mod:`rules_engine.modifiers`).
+search for Aces, shuffle, offer a counter, rotate or void a combat card, stand a seat up, find
+the opponent or partner, and add a modifier (:mod:`rules_engine.modifiers`).
 
 The game implements this protocol; each method's docstring states the rule it keeps.
 """
@@ -101,6 +101,12 @@ class AbilityContext(Protocol):
 
     def stand_up(self, ps: PlayerState) -> None:
         """``ps`` is no longer knocked down this turn (KD-3 undone by card text)."""
+        ...
+
+    def void(self, ps: PlayerState) -> None:
+        """M-VOID: ``ps``'s combat card is discarded at once (no draw, no return, no effects)
+        and ``ps`` counts as no-card for the rest of this combat (card text that makes a move
+        fail, e.g. a dodge against an attack that can't be dodged, M-DRAGON)."""
         ...
 
     def add_modifier(self, modifier: Modifier[Any]) -> None:

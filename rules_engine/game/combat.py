@@ -97,6 +97,9 @@ class CombatSteps(ComboSteps):
                     and ps.combat_move.is_normal_attack:
                 won = winner is ps
                 blocked = loser is ps and winner is not None and winner.kind == cb.BLOCK
+                if blocked and winner is not None and self.rules[winner.player] \
+                        .normal_draw_prevented(self, winner, ps):
+                    continue  # the blocker's card text (Defense Mastery)
                 if won or blocked:
                     yield from self._draw(ps, "C7")
         # C8: (a) Gold Burst searches, (b) block draws, (c) damage, (d) KO check.
@@ -110,7 +113,10 @@ class CombatSteps(ComboSteps):
             prevented = yield from self.rules[loser.player].block_draw_prevented(
                 self, loser, winner)
             if not prevented:
-                yield from self._draw(winner, "C8")  # AR-BLK-1
+                replaced = yield from self.rules[winner.player].replace_block_draw(
+                    self, winner, loser)
+                if not replaced:
+                    yield from self._draw(winner, "C8")  # AR-BLK-1
             if loser.kind == cb.ATTACK:
                 self.journal.record(Blocked(self.turn, "C8", winner.player, loser.player))
                 yield from self.react()
@@ -271,8 +277,7 @@ class CombatSteps(ComboSteps):
                 assert ps.combat_card.rank is not None
                 void = cb.is_mixup(ps.combat_card.rank, opp.combat_move, self.ruleset)
             if void:
-                self.discard(ps, ps.combat_card)
-                ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+                self.void(ps)
 
     def _mark_hits(self, winner: PlayerState | None, result: cb.CombatResult) -> None:
         """GL-HIT: which combat cards hit (winning attacks, throws and Gold Bursts; both

@@ -445,6 +445,12 @@ class GameCore:
     def stand_up(self, ps: PlayerState) -> None:
         ps.knocked_down = False
 
+    def void(self, ps: PlayerState) -> None:
+        """M-VOID: discard ``ps``'s combat card at once; ``ps`` is no-card for this combat."""
+        if ps.combat_card is not None:
+            self.discard(ps, ps.combat_card)
+        ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+
     def add_modifier(self, modifier: Modifier[Any]) -> None:
         self.modifiers.add(modifier)
 
