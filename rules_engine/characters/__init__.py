@@ -191,11 +191,13 @@ class CharacterRules:
 
 
 def _registry() -> dict[str, type[CharacterRules]]:
+    from rules_engine.characters.gloria import GloriaRules
     from rules_engine.characters.grave import GraveRules
     from rules_engine.characters.jaina import JainaRules
     from rules_engine.characters.midori import MidoriRules
 
-    return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules}
+    return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
+            "gloria": GloriaRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()
