@@ -36,10 +36,17 @@ class AbilityContext(Protocol):
     ruleset: Ruleset
     turn: int
     step: str
+    recorded: bool  # a tabletop game: draws are recorded, the deck's order is not known
 
     @property
     def combo(self) -> Sequence[ComboEntry]:
-        """The winner's combo this combat, in order (empty outside C10..C13)."""
+        """The combo this combat, in order (empty outside C10..C13): the winner's, or one
+        card text started (Time Stop)."""
+        ...
+
+    @property
+    def combo_seat(self) -> PlayerId | None:
+        """Whose combo :attr:`combo` is (None when there is none)."""
         ...
 
     def opponent(self, ps: PlayerState) -> PlayerState:
@@ -97,6 +104,12 @@ class AbilityContext(Protocol):
 
     def rotate(self, ps: PlayerState) -> None:
         """Turn ``ps``'s combat card 180 degrees: its other end is the combat action now."""
+        ...
+
+    def deck_top_known(self, ps: PlayerState) -> list[Card]:
+        """The top cards of ``ps``'s deck, top first, that card text showed ``ps`` (cards it put
+        back on top, ``move`` to ``Zone.DECK``) and still in that order: no shuffle since. In a
+        recorded game the next draws must be these cards."""
         ...
 
     def stand_up(self, ps: PlayerState) -> None:

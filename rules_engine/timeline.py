@@ -381,6 +381,7 @@ class _Combat:
     loser: PlayerId | None
     combo: tuple[_Entry, ...]
     hit_back: bool
+    comboer: PlayerId | None  # whose combo: the winner's, or one card text started (Time Stop)
 
     @staticmethod
     def of(game: Game) -> _Combat:
@@ -397,7 +398,7 @@ class _Combat:
         return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
                        tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10)
                              for e in game.combo),
-                       game.combat.run.hit_back)
+                       game.combat.run.hit_back, game.combo_seat or winner)
 
 
 def _locked_speed(game: Game, ps: PlayerState) -> int | None:
@@ -532,9 +533,9 @@ def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None) -> Co
 
 
 def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSummary | None:
-    if not combat.combo or combat.winner is None:
+    if not combat.combo or combat.comboer is None:
         return None
-    winner = combat.winner
+    winner = combat.comboer
     records = [r for r in game.combos if r.turn == turn and r.player is winner]
     record = records[-1] if records else None
     rewound = prevented > 0 or (record is not None and record.prevented > 0)

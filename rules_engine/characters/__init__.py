@@ -19,6 +19,7 @@ How an ability plugs in (docs/rules-engine.md has a worked example):
   :meth:`CharacterRules.combat_override` at C6;
 - steps with no event of their own keep a named hook (``on_lock_in``, ``after_winner``,
   ``normal_draw_prevented``, ``block_draw_prevented``, ``replace_block_draw``,
+  ``blocking_innates_prevented``, ``combo_opener`` / ``after_card_combo``,
   ``end_of_combat``, ``at_end_of_turn``, ``start_of_turn``);
 - the greedy bot asks :meth:`CharacterRules.greedy_choice` at this character's decisions.
 
@@ -43,6 +44,7 @@ from rules_engine.errors import RuleViolation
 
 if TYPE_CHECKING:
     from rules_engine.abilities import AbilityContext
+    from rules_engine.cards import Move
     from rules_engine.combat import CombatResult
     from rules_engine.journal import Event
     from rules_engine.modifiers import Modifier
@@ -124,6 +126,26 @@ class CharacterRules:
         return False
         yield  # pragma: no cover
 
+    def blocking_innates_prevented(self, ctx: AbilityContext, attacker: PlayerState,
+                                   blocker: PlayerState) -> bool:
+        """C8b: whether this attacker's card text stops the blocker's innate abilities from
+        blocking (Time Stop); recorded on the ``Blocked`` event (``innates``)."""
+        return False
+
+    def combo_opener(self, ctx: AbilityContext, ps: PlayerState,
+                     winner: PlayerState) -> Callable[[Move], bool] | None:
+        """After C8, when ``ps`` lost without a combo for the winner to make (the winner
+        blocked): card text that lets ``ps`` start a combo anyway (CB-1, Time Stop), as the
+        test of the moves that may open it; the winner first gets a Rewind window (RW-14)."""
+        return None
+
+    def after_card_combo(self, ctx: AbilityContext, ps: PlayerState, opp: PlayerState,
+                         opened: bool) -> Step:
+        """After the combo :meth:`combo_opener` allowed (C12, or its C11 reveal when ``ps``
+        did not open it)."""
+        return
+        yield  # pragma: no cover
+
     def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
                               attacker: PlayerState) -> bool:
         """C7: whether this blocker's card text stops the normal draw of the attacker whose
@@ -191,13 +213,14 @@ class CharacterRules:
 
 
 def _registry() -> dict[str, type[CharacterRules]]:
+    from rules_engine.characters.geiger import GeigerRules
     from rules_engine.characters.gloria import GloriaRules
     from rules_engine.characters.grave import GraveRules
     from rules_engine.characters.jaina import JainaRules
     from rules_engine.characters.midori import MidoriRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
-            "gloria": GloriaRules}
+            "gloria": GloriaRules, "geiger": GeigerRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

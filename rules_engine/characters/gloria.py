@@ -131,7 +131,7 @@ class GloriaRules(CharacterRules):
         if c is not None and c.rank is Rank.JACK and ps.kind == cb.ATTACK \
                 and self.hit_turn == ctx.turn:
             out.append(c)
-        if self.won_turn == ctx.turn:  # the combo is hers (C10 moves all hit, GL-HIT)
+        if ctx.combo_seat is ps.player:  # her combo: its C10 moves all hit (GL-HIT)
             out += [e.card for e in ctx.combo if e.played_in_c10 and not e.returned
                     and e.card.rank is Rank.JACK]
         return out

@@ -118,7 +118,10 @@ class CombatSteps(ComboSteps):
                 if not replaced:
                     yield from self._draw(winner, "C8")  # AR-BLK-1
             if loser.kind == cb.ATTACK:
-                self.journal.record(Blocked(self.turn, "C8", winner.player, loser.player))
+                innates = not self.rules[loser.player].blocking_innates_prevented(
+                    self, loser, winner)
+                self.journal.record(Blocked(self.turn, "C8", winner.player, loser.player,
+                                            innates))
                 yield from self.react()
             if self.ruleset.blockReturn is BlockReturn.IMMEDIATE and winner.combat_card:
                 winner.hand.append(winner.combat_card)  # CF-15 IMMEDIATE
@@ -129,6 +132,13 @@ class CombatSteps(ComboSteps):
         if winner is not None and loser is not None and winner.kind in (cb.ATTACK, cb.THROW,
                                                                         cb.DODGE):
             yield from self._rewind_and_combo(winner, loser)
+        elif winner is not None and loser is not None:
+            # CB-1: card text may let the loser start a combo all the same (Time Stop).
+            rules = self.rules[loser.player]
+            opener = rules.combo_opener(self, loser, winner)
+            if opener is not None:
+                opened = yield from self._rewind_and_combo(loser, winner, opener)
+                yield from rules.after_card_combo(self, loser, winner, opened)
         yield from self._end_of_combat(winner, loser, result)
 
     def _speed(self, ps: PlayerState) -> int | None:
@@ -305,6 +315,7 @@ class CombatSteps(ComboSteps):
             self.journal.record(Hit(self.turn, "C6", ps.player, by.player))
             if thrown:
                 self.journal.record(Thrown(self.turn, "C6", ps.player, by.player))
+                self.combat.thrown.append(ps.player)
             if ps.ongoing:
                 fire(self, ps, Trigger.HIT)
                 if thrown:
