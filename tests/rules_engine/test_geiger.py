@@ -182,6 +182,15 @@ def test_spirals_are_immune_to_rewind_under_temporal_distortion() -> None:
     draw(g, P2, "KD")  # 5 damage prevented: Grave draws 2 (RW-8)
     draw(g, P2, "KH")
     assert g.life == (90, 84 - 8 - 7)
+    from rules_engine.log import LogEvent, MatchLog
+    from rules_engine.timeline import timeline
+
+    log = MatchLog(characters=("geiger", "grave"), seed=None, ruleset=g.ruleset,
+                   events=tuple(LogEvent(p, a) for p, a in g.history))
+    summary = timeline(log)[1].combo
+    assert summary is not None
+    assert [(m.card, m.prevented) for m in summary.moves] == [
+        ("9C", False), ("2C", True), ("3C", True), ("QC", False)]
 
 
 def test_temporal_distortion_ends_when_geiger_is_hit() -> None:
@@ -339,3 +348,41 @@ def test_bots_play_every_geiger_ability_and_replay_legal__FR_GEIGER_1() -> None:
                                             if c.player is P1 and c.turn in stopped)
     for bot in used:
         assert {TEMPORAL_DISTORTION, RESEARCH, "Time Stop throw"} <= set(used[bot]), used
+
+
+def test_time_stop_turns_off_aspect_and_ends_dragon_form__FR_GEIGER_1_FR_MIDORI_2() -> None:
+    """Cross-character (characters/README.md §1, §6): Midori in Dragon Form blocks a Time
+    Spiral. Time Stop stops his innate from blocking (no Aspect return, no draw yet); the Time
+    Stop throw throws him, which ends Dragon Form; the timeline names Geiger's combo."""
+    from rules_engine.characters.midori import DRAGON_FORM
+    from rules_engine.log import LogEvent, MatchLog
+    from rules_engine.timeline import timeline
+
+    g = recorded_game("JC 9C 2C 3C 5C 6C TC", "2D 6D 9D 3D 5D 7D KD", p1="geiger",
+                      p2="midori")
+    fight(g, NoCard(), commit("9D", "dodge"))  # Midori's dodge beats no-card ...
+    g.apply(P1, Pass())
+    g.apply(P2, Stop())  # ... no hit-back: 9D goes to his discard pile
+    draw(g, P1, "KS")
+    draw(g, P2, "KH")
+    g.apply(P2, UseAbility(DRAGON_FORM, card("2D")))
+    fight(g, commit("JC", "attack"), commit("6D", "block"))
+    assert (g.step, g.actor) == ("C9", P2)  # RW-14, not Aspect of the Dragon (C8b)
+    assert all(a.kind in ("pass", "face_down") for a in g.legal_actions(P2))
+    g.apply(P2, Pass())
+    g.apply(P1, combo("9C", "throw"))
+    g.apply(P1, Stop())
+    midori = g.state(P2)
+    assert not effects.is_active(midori, DRAGON_FORM) and card("2D") in midori.discard
+    assert card("6D") in midori.discard and card("9D") in midori.discard
+    log = MatchLog(characters=("geiger", "midori"), seed=None, ruleset=g.ruleset,
+                   events=tuple(LogEvent(p, a) for p, a in g.history))
+    turn2 = timeline(log)[1]
+    assert turn2.combo is not None and turn2.combo.player is P1
+    assert [m.card for m in turn2.combo.moves] == ["9C"]
+
+
+def test_geiger_verdicts_are_complete() -> None:
+    _, log = play_game("geiger", "grave", 5)
+    verdict = replay(log.dumps())
+    assert verdict.status == "legal" and verdict.abilities_complete is True
