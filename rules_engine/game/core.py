@@ -462,7 +462,10 @@ class GameCore:
         cost is charged or refunded, AB-9)."""
         if ps.combat_card is None or ps.combat_move is None:
             raise EngineInvariantError(f"{ps.player.name} has no combat card to rotate")
-        other = next(m for m in ps.character.moves_of(ps.combat_card) if m != ps.combat_move)
+        now = (ps.combat_move.type, ps.combat_move.name)  # as printed (MOVE may change stats)
+        other = next(m for m in ps.character.moves_of(ps.combat_card)
+                     if (m.type, m.name) != now)
+        other = self.played_move(ps, ps.combat_card, other)
         ps.combat_move, ps.kind = other, cb.KIND_OF_MOVE[other.type]
 
     def deck_top_known(self, ps: PlayerState) -> list[Card]:
