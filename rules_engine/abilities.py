@@ -8,8 +8,8 @@ character module (``rules_engine.characters.<id>``) is written against :class:`A
 and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_engine.game`
 (an import-linter contract checks this), so what a character can do to a game is exactly what
 is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
-search for Aces, shuffle, offer a counter, rotate a combat card, stand a seat up, find the
-opponent or partner, and add a modifier (:mod:`rules_engine.modifiers`).
+search for Aces, shuffle, offer a counter, rotate or void a combat card, stand a seat up, find
+the opponent or partner, and add a modifier (:mod:`rules_engine.modifiers`).
 
 The game implements this protocol; each method's docstring states the rule it keeps.
 """
@@ -36,10 +36,17 @@ class AbilityContext(Protocol):
     ruleset: Ruleset
     turn: int
     step: str
+    recorded: bool  # a tabletop game: draws are recorded, the deck's order is not known
 
     @property
     def combo(self) -> Sequence[ComboEntry]:
-        """The winner's combo this combat, in order (empty outside C10..C13)."""
+        """The combo this combat, in order (empty outside C10..C13): the winner's, or one
+        card text started (Time Stop)."""
+        ...
+
+    @property
+    def combo_seat(self) -> PlayerId | None:
+        """Whose combo :attr:`combo` is (None when there is none)."""
         ...
 
     def opponent(self, ps: PlayerState) -> PlayerState:
@@ -99,8 +106,20 @@ class AbilityContext(Protocol):
         """Turn ``ps``'s combat card 180 degrees: its other end is the combat action now."""
         ...
 
+    def deck_top_known(self, ps: PlayerState) -> list[Card]:
+        """The top cards of ``ps``'s deck, top first, that card text showed ``ps`` (cards it put
+        back on top, ``move`` to ``Zone.DECK``) and still in that order: no shuffle since. In a
+        recorded game the next draws must be these cards."""
+        ...
+
     def stand_up(self, ps: PlayerState) -> None:
         """``ps`` is no longer knocked down this turn (KD-3 undone by card text)."""
+        ...
+
+    def void(self, ps: PlayerState) -> None:
+        """M-VOID: ``ps``'s combat card is discarded at once (no draw, no return, no effects)
+        and ``ps`` counts as no-card for the rest of this combat (card text that makes a move
+        fail, e.g. a dodge against an attack that can't be dodged, M-DRAGON)."""
         ...
 
     def add_modifier(self, modifier: Modifier[Any]) -> None:

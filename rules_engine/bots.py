@@ -70,7 +70,9 @@ def _card_value(c: Card) -> int:
 
 
 class GreedyBot:
-    """Highest-damage combo available, sensible combat choices, Rewind Jokers when it can."""
+    """Highest-damage combo available, sensible combat choices, Rewind Jokers when it can;
+    at a character's ability decisions, that character's heuristic
+    (``CharacterRules.greedy_choice``, stated in each character module) comes first."""
 
     name = "greedy"
 
@@ -80,6 +82,10 @@ class GreedyBot:
     def choose(self, game: Game, player: PlayerId, legal: Sequence[Action]) -> Action:
         first = legal[0]
         ps = game.state(player)
+        # the character's own heuristic for its abilities (CharacterRules.greedy_choice)
+        pick = game.rules[player].greedy_choice(game, ps, legal)
+        if pick is not None and pick in legal:
+            return pick
         if isinstance(first, NoCard) or any(isinstance(a, Commit) for a in legal):
             return self._commit(game, ps, legal)
         if any(isinstance(a, Combo | Pump) for a in legal) or isinstance(first, Stop):

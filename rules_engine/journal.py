@@ -56,10 +56,13 @@ class Thrown(Event):
 
 @dataclass(slots=True)
 class Blocked(Event):
-    """C8b: ``blocker``'s block beat ``attacker``'s attack (after the block draw)."""
+    """C8b: ``blocker``'s block beat ``attacker``'s attack (after the block draw).
+    ``innates`` is False when the attacker's card text stops the blocker's innate abilities
+    from blocking (Time Stop): reactions to this block that are innates must not act."""
 
     blocker: PlayerId
     attacker: PlayerId
+    innates: bool = True
 
 
 @dataclass(slots=True)

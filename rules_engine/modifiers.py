@@ -9,7 +9,8 @@ the end of this turn.
 
 Responsibility: the registry and the fold. The game asks :meth:`Modifiers.fold` for each number
 at the step that uses it (speed at C6, combat-card damage at C8c, combo damage at C12, follow
-rules and pumps at C10, moves at C1/C10, cards for Power Up at P2, draws, the hand limit at K2)
+rules and pumps at C10, moves at C1/C10 (allowed, and their stats), Rewind immunity at C11,
+cards for Power Up at P2, draws, the hand limit at K2)
 over the modifiers of every seat that apply to the seat asked about, in the order they were
 added; a character module adds them through its ability context (``add_modifier``), or returns
 its always-on ones from ``CharacterRules.modifiers``.
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from rules_engine.cards import Move
 from rules_engine.errors import RuleViolation
 from rules_engine.state import PlayerState
 from rules_engine.types import PlayerId
@@ -71,6 +73,12 @@ MOVE_ALLOWED: Kind[RuleViolation | None] = Kind(
 POWER_UP_WITH: Kind[bool] = Kind("power_up_with", "a Card in hand at P2 (PU-2)")
 HAND_LIMIT: Kind[int] = Kind("hand_limit", "None; the K2 hand limit (HL-2)")
 DRAW_COUNT: Kind[int] = Kind("draw_count", "the step (T2); cards drawn in the draw phase")
+MOVE: Kind[Move] = Kind(
+    "move", "the Card; the Move a seat plays from it, as card text changes its printed stats "
+            "(combo points, combo type, damage): C1, C10")
+REWIND_IMMUNE: Kind[bool] = Kind(
+    "rewind_immune", "a ComboEntry at C11: its damage is dealt although a Rewind Time Joker "
+                     "was revealed (RW-6 overridden by card text)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,12 +109,13 @@ class ComboRun:
 class Combat:
     """One combat's shared state (C1..C13): the matrix cell and winner (C6), the damage the
     winning combat card dealt at C8c (a Rewind under CF-06 ALL_COMBO_DAMAGE refunds it), and
-    the winner's combo."""
+    the winner's combo (or the combo card text started, Time Stop), and who was thrown."""
 
     cell: str | None = None
     winner: PlayerId | None = None
     combat_card_damage: int = 0
     run: ComboRun = field(default_factory=ComboRun)
+    thrown: list[PlayerId] = field(default_factory=list)  # seats thrown this combat
 
 
 @dataclass(slots=True)

@@ -99,6 +99,7 @@ from rules_engine.errors import EngineInvariantError, IllegalActionError
 from rules_engine.game import Decision, Game, PlayerState
 from rules_engine.journal import Totals
 from rules_engine.log import LogEvent, MatchLog, parse_log
+from rules_engine.modifiers import REWIND_IMMUNE
 from rules_engine.ruleset import OnOff
 from rules_engine.types import PlayerId
 
@@ -355,6 +356,7 @@ class _Entry:
     move: Move
     pumps: tuple[Card, ...]
     played_in_c10: bool
+    rewind_immune: bool = False  # card text: a Rewind Time Joker does not stop it (C11)
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +384,7 @@ class _Combat:
     loser: PlayerId | None
     combo: tuple[_Entry, ...]
     hit_back: bool
+    comboer: PlayerId | None  # whose combo: the winner's, or one card text started (Time Stop)
 
     @staticmethod
     def of(game: Game) -> _Combat:
@@ -395,10 +398,14 @@ class _Combat:
             for ps in game.players)
         winner = game.combat.winner
         loser = None if winner is None else game.table.opponent(winner)
+        comboer = winner if game.combo_seat is None else game.combo_seat
+        cps = None if comboer is None else game.players[comboer]
         return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
-                       tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10)
+                       tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
+                                    cps is not None and game.modifiers.fold(
+                                        REWIND_IMMUNE, cps, e, False))
                              for e in game.combo),
-                       game.combat.run.hit_back)
+                       game.combat.run.hit_back, comboer)
 
 
 def _locked_speed(game: Game, ps: PlayerState) -> int | None:
@@ -533,9 +540,9 @@ def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None) -> Co
 
 
 def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSummary | None:
-    if not combat.combo or combat.winner is None:
+    if not combat.combo or combat.comboer is None:
         return None
-    winner = combat.winner
+    winner = combat.comboer
     records = [r for r in game.combos if r.turn == turn and r.player is winner]
     record = records[-1] if records else None
     rewound = prevented > 0 or (record is not None and record.prevented > 0)
@@ -546,7 +553,7 @@ def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSumma
             e.card.code, e.move.type.value, e.move.name, not e.played_in_c10, e.move.damage,
             tuple(_codes(e.pumps)), pump, e.move.knockdown,
             # RW-6: a Rewind Joker stops C12 damage; a combat card without pumps dealt at C8.
-            rewound and (e.played_in_c10 or bool(e.pumps))))
+            rewound and (e.played_in_c10 or bool(e.pumps)) and not e.rewind_immune))
     last = combat.combo[-1].move
     knockdown = last.knockdown and game.ruleset.knockdowns is OnOff.ON
     return ComboSummary(

@@ -30,6 +30,35 @@ class MoveRow:
     ace_cost: int
 
 
+# The windows of RULES.md §10.2 as the engine opens them (rules_engine.characters: the window
+# names of the card data), in words a player reads on the character page.
+TIMINGS = {
+    "draw_phase": "Draw Phase: right after the draw phase (T3, WIN-DRAW), from turn 2",
+    "combat_reveal": "Combat Reveal: after the combat cards are revealed and Ace costs paid, "
+                     "before lock-in (C4, WIN-REVEAL)",
+    "during_combat": "During Combat: part of the move, while it is the combat card or a combo "
+                     "move (AB-3)",
+    "reaction": "Reaction: as the opponent plays an ability, after its costs (CTR-2)",
+    "end_of_combat": "End of Combat (C13b, WIN-ENDCOMBAT)",
+    "end_of_turn": "End of Turn (K1, WIN-ENDTURN)",
+    "full_combo": "Full Combo: once the combo has spent exactly the combo limit (C10)",
+}
+
+
+@dataclass(frozen=True)
+class AbilityRow:
+    rank: str
+    name: str
+    timing: str
+    text: str
+
+
+def ability_rows(character: Character) -> list[AbilityRow]:
+    """Each card ability with its timing in words (the window the engine plays it in)."""
+    return [AbilityRow(a.rank.code, a.name, TIMINGS.get(a.timing, a.timing), a.text)
+            for a in character.abilities]
+
+
 def _speed(move: Move) -> str:
     return "" if move.speed is None else f"{move.speed / 10:.1f}"
 
@@ -75,4 +104,5 @@ def character_detail_page(request: HttpRequest, character_id: str) -> HttpRespon
         "character": character,
         "abilities_implemented": abilities_implemented(character.id),
         "moves": move_rows(character),
+        "abilities": ability_rows(character),
     })

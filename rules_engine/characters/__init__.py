@@ -18,7 +18,10 @@ How an ability plugs in (docs/rules-engine.md has a worked example):
 - a change to who wins the combat (armour, "beats all attacks") is
   :meth:`CharacterRules.combat_override` at C6;
 - steps with no event of their own keep a named hook (``on_lock_in``, ``after_winner``,
-  ``block_draw_prevented``, ``end_of_combat``, ``at_end_of_turn``, ``start_of_turn``).
+  ``normal_draw_prevented``, ``block_draw_prevented``, ``replace_block_draw``,
+  ``blocking_innates_prevented``, ``combo_opener`` / ``after_card_combo``,
+  ``end_of_combat``, ``at_end_of_turn``, ``start_of_turn``);
+- the greedy bot asks :meth:`CharacterRules.greedy_choice` at this character's decisions.
 
 *Ongoing* / *attached* cards are :mod:`rules_engine.effects`; ``has_state`` connects a move's
 ``requires`` to an active effect of that name.
@@ -31,7 +34,7 @@ reports ``abilities_complete: false``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules_engine import effects
@@ -41,6 +44,7 @@ from rules_engine.errors import RuleViolation
 
 if TYPE_CHECKING:
     from rules_engine.abilities import AbilityContext
+    from rules_engine.cards import Move
     from rules_engine.combat import CombatResult
     from rules_engine.journal import Event
     from rules_engine.modifiers import Modifier
@@ -122,6 +126,48 @@ class CharacterRules:
         return False
         yield  # pragma: no cover
 
+    def blocking_innates_prevented(self, ctx: AbilityContext, attacker: PlayerState,
+                                   blocker: PlayerState) -> bool:
+        """C8b: whether this attacker's card text stops the blocker's innate abilities from
+        blocking (Time Stop); recorded on the ``Blocked`` event (``innates``)."""
+        return False
+
+    def combo_opener(self, ctx: AbilityContext, ps: PlayerState,
+                     winner: PlayerState) -> Callable[[Move], bool] | None:
+        """After C8, when ``ps`` lost without a combo for the winner to make (the winner
+        blocked): card text that lets ``ps`` start a combo anyway (CB-1, Time Stop), as the
+        test of the moves that may open it; the winner first gets a Rewind window (RW-14)."""
+        return None
+
+    def after_card_combo(self, ctx: AbilityContext, ps: PlayerState, opp: PlayerState,
+                         opened: bool) -> Step:
+        """After the combo :meth:`combo_opener` allowed (C12, or its C11 reveal when ``ps``
+        did not open it)."""
+        return
+        yield  # pragma: no cover
+
+    def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
+                              attacker: PlayerState) -> bool:
+        """C7: whether this blocker's card text stops the normal draw of the attacker whose
+        normal attack its block beat (Defense Mastery: "opponents don't draw when you block
+        their normal attacks")."""
+        return False
+
+    def replace_block_draw(self, ctx: AbilityContext, blocker: PlayerState,
+                           attacker: PlayerState) -> Generator[Decision,
+                                                               tuple[PlayerId, Action], bool]:
+        """C8b: this blocker's own card text that replaces its block draw (AR-BLK-1) against an
+        attack, a Joker or no-card; True if the draw was replaced (Aspect of the Dragon)."""
+        return False
+        yield  # pragma: no cover
+
+    def greedy_choice(self, ctx: AbilityContext, ps: PlayerState,
+                      legal: Sequence[Action]) -> Action | None:
+        """The greedy bot's pick among ``legal`` at a decision of this character's abilities
+        (its windows, counters and ability questions), or None to let the bot decide. Each
+        implementation states its heuristic."""
+        return None
+
     def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """C5, after voids: the combat actions are fixed."""
         return
@@ -167,10 +213,14 @@ class CharacterRules:
 
 
 def _registry() -> dict[str, type[CharacterRules]]:
+    from rules_engine.characters.geiger import GeigerRules
+    from rules_engine.characters.gloria import GloriaRules
     from rules_engine.characters.grave import GraveRules
     from rules_engine.characters.jaina import JainaRules
+    from rules_engine.characters.midori import MidoriRules
 
-    return {"grave": GraveRules, "jaina": JainaRules}
+    return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
+            "gloria": GloriaRules, "geiger": GeigerRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

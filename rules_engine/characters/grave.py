@@ -170,7 +170,8 @@ class GraveRules(CharacterRules):
         """When Grave's block beats an attack (after the block draw), he may reveal a card
         from hand (not the block card, which is in the combat area, FR-GRAVE-2). Innates
         cannot be countered."""
-        if not isinstance(event, Blocked) or event.blocker is not ps.player or not ps.hand:
+        if not isinstance(event, Blocked) or event.blocker is not ps.player or not ps.hand \
+                or not event.innates:  # Time Stop: no innate from this block
             return
 
         def check(player: PlayerId, a: Action) -> None:

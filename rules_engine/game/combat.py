@@ -104,6 +104,9 @@ class CombatSteps(ComboSteps):
                     and ps.combat_move.is_normal_attack:
                 won = winner is ps
                 blocked = loser is ps and winner is not None and winner.kind == cb.BLOCK
+                if blocked and winner is not None and self.rules[winner.player] \
+                        .normal_draw_prevented(self, winner, ps):
+                    continue  # the blocker's card text (Defense Mastery)
                 if won or blocked:
                     yield from self._draw(ps, "C7")
         # C8: (a) Gold Burst searches, (b) block draws, (c) damage, (d) KO check.
@@ -117,9 +120,15 @@ class CombatSteps(ComboSteps):
             prevented = yield from self.rules[loser.player].block_draw_prevented(
                 self, loser, winner)
             if not prevented:
-                yield from self._draw(winner, "C8")  # AR-BLK-1
+                replaced = yield from self.rules[winner.player].replace_block_draw(
+                    self, winner, loser)
+                if not replaced:
+                    yield from self._draw(winner, "C8")  # AR-BLK-1
             if loser.kind == cb.ATTACK:
-                self.journal.record(Blocked(self.turn, "C8", winner.player, loser.player))
+                innates = not self.rules[loser.player].blocking_innates_prevented(
+                    self, loser, winner)
+                self.journal.record(Blocked(self.turn, "C8", winner.player, loser.player,
+                                            innates))
                 yield from self.react()
             if self.ruleset.blockReturn is BlockReturn.IMMEDIATE and winner.combat_card:
                 winner.hand.append(winner.combat_card)  # CF-15 IMMEDIATE
@@ -130,13 +139,28 @@ class CombatSteps(ComboSteps):
         if winner is not None and loser is not None and winner.kind in (cb.ATTACK, cb.THROW,
                                                                         cb.DODGE):
             yield from self._rewind_and_combo(winner, loser)
+        elif winner is not None and loser is not None:
+            # CB-1: card text may let the loser start a combo all the same (Time Stop).
+            rules = self.rules[loser.player]
+            opener = rules.combo_opener(self, loser, winner)
+            if opener is not None:
+                opened = yield from self._rewind_and_combo(loser, winner, opener)
+                yield from rules.after_card_combo(self, loser, winner, opened)
+            elif self.diagnosing is not None:
+                self._skipped_no_combo(winner, loser, result)
         elif self.diagnosing is not None:
-            seats = tuple(ps.player for ps in self.players)
-            self.skipped("C10", seats, (Combo, Pump), self._no_combo(result.cell))
-            rule = "RW-CANNOT-4" if winner is None else cb.rewind_allowed(
-                winner.kind, winner.combat_move)[1]
-            self.skipped("C9", seats, (FaceDown,), self._no_rewind(winner or a, loser, rule))
+            self._skipped_no_combo(winner, loser, result)
         yield from self._end_of_combat(winner, loser, result)
+
+    def _skipped_no_combo(self, winner: PlayerState | None, loser: PlayerState | None,
+                          result: cb.CombatResult) -> None:
+        """For a diagnosis: nobody combos after this combat, and no Rewind window opens."""
+        a = self.actives[0]
+        seats = tuple(ps.player for ps in self.players)
+        self.skipped("C10", seats, (Combo, Pump), self._no_combo(result.cell))
+        rule = "RW-CANNOT-4" if winner is None else cb.rewind_allowed(
+            winner.kind, winner.combat_move)[1]
+        self.skipped("C9", seats, (FaceDown,), self._no_rewind(winner or a, loser, rule))
 
     def _speed(self, ps: PlayerState) -> int | None:
         """AR-SPD-1: the locked-in speed, after ability modifiers, never below 0.0."""
@@ -284,8 +308,7 @@ class CombatSteps(ComboSteps):
                 assert ps.combat_card.rank is not None
                 void = cb.is_mixup(ps.combat_card.rank, opp.combat_move, self.ruleset)
             if void:
-                self.discard(ps, ps.combat_card)
-                ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+                self.void(ps)
 
     def _mark_hits(self, winner: PlayerState | None, result: cb.CombatResult) -> None:
         """GL-HIT: which combat cards hit (winning attacks, throws and Gold Bursts; both
@@ -313,6 +336,7 @@ class CombatSteps(ComboSteps):
             self.journal.record(Hit(self.turn, "C6", ps.player, by.player))
             if thrown:
                 self.journal.record(Thrown(self.turn, "C6", ps.player, by.player))
+                self.combat.thrown.append(ps.player)
             if ps.ongoing:
                 fire(self, ps, Trigger.HIT)
                 if thrown:

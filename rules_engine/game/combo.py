@@ -3,7 +3,7 @@ reveal (C11), combo damage (C12) and the end of combat (C13)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
 from itertools import combinations
 
 from rules_engine import combat as cb
@@ -31,7 +31,7 @@ from rules_engine.journal import (
     Knockdown,
     Thrown,
 )
-from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, PUMP_ALLOWED, Expiry
+from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, PUMP_ALLOWED, REWIND_IMMUNE, Expiry
 from rules_engine.ruleset import (
     OnOff,
     PumpTiming,
@@ -42,6 +42,7 @@ from rules_engine.state import (
     ComboEntry,
     ComboRecord,
     ComboRun,
+    Decision,
     PlayerState,
     Step,
     Trigger,
@@ -52,12 +53,22 @@ from rules_engine.types import PlayerId, Termination
 class ComboSteps(PowerUpSteps):
     """The steps of this module, on top of :class:`PowerUpSteps`."""
 
-    def _rewind_and_combo(self, winner: PlayerState, loser: PlayerState) -> Step:
+    def _rewind_and_combo(self, winner: PlayerState, loser: PlayerState,
+                          opener: Callable[[Move], bool] | None = None,
+                          ) -> Generator[Decision, tuple[PlayerId, Action], bool]:
+        """C9..C12 for ``winner``'s combo against ``loser``. With ``opener`` the combo is one
+        card text starts after combat (Time Stop, CB-1): ``loser`` may place its card first
+        (RW-14), then ``winner`` may open it with a move from hand that ``opener`` allows;
+        returns whether a combo was played."""
         # C9: the loser's Rewind/bluff window (RW-1..RW-4).
-        allowed, why = cb.rewind_allowed(winner.kind, winner.combat_move)
-        if not (allowed and loser.hand) and self.diagnosing is not None:
-            self.skipped("C9", (loser.player,), (FaceDown,), self._no_rewind(winner, loser, why))
-        if allowed and loser.hand:
+        if opener is not None:
+            allowed = True  # RW-14: decided before the move, never from the hand (RW-4)
+        else:
+            allowed, why = cb.rewind_allowed(winner.kind, winner.combat_move)
+            if not (allowed and loser.hand) and self.diagnosing is not None:
+                self.skipped("C9", (loser.player,), (FaceDown,),
+                             self._no_rewind(winner, loser, why))
+        if allowed and loser.hand and loser.face_down is None:
             _, action = yield from self._ask(
                 "C9", (loser.player,), "RW-1", self._check_face_down,
                 lambda p: [Pass(), *(FaceDown(c) for c in dict.fromkeys(self.players[p].hand))])
@@ -67,7 +78,10 @@ class ComboSteps(PowerUpSteps):
         # C10: the winner's combo or hit-back.
         self.step = "C10"
         run = self.combat.run
-        if winner.kind == cb.DODGE:
+        opened = True
+        if opener is not None:
+            opened = yield from self._open_combo(winner, opener)
+        elif winner.kind == cb.DODGE:
             run.hit_back = True
         else:
             assert winner.combat_card is not None and winner.combat_move is not None
@@ -78,7 +92,7 @@ class ComboSteps(PowerUpSteps):
             if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
                 run.closed = True
             yield from self._full_combo_window(winner, m)
-        while True:
+        while opened:
             if not self._combo_has_options(winner):
                 if self.diagnosing is not None:
                     self.skipped("C10", (winner.player,), (Combo, Pump), self._check_combo)
@@ -100,8 +114,13 @@ class ComboSteps(PowerUpSteps):
             loser.face_down = None
             self.discard(loser, card)
             if card.is_joker:
-                prevented = sum(self._entry_damage(winner, e) for e in self.combo)
-                if self.ruleset.rewindScope is RewindScope.ALL_COMBO_DAMAGE:
+                immune = [e for e in self.combo
+                          if self.modifiers.fold(REWIND_IMMUNE, winner, e, False)]
+                prevented = sum(self._entry_damage(winner, e) for e in self.combo
+                                if e not in immune)
+                if self.ruleset.rewindScope is RewindScope.ALL_COMBO_DAMAGE and not (
+                        self.combo and not self.combo[0].played_in_c10
+                        and self.combo[0] in immune):
                     # CF-06 alternative ([CL]): the combat card's base damage, dealt at C8c
                     # before the Joker went down, is undone as well.
                     refund = self.combat.combat_card_damage
@@ -111,6 +130,11 @@ class ComboSteps(PowerUpSteps):
                                                         winner.player, -refund, "combat"))
                     prevented += refund
                 self.journal.record(JokerUsed(self.turn, "C11", loser.player, "rewind", prevented))
+                for e in immune:  # card text: these moves deal their damage all the same
+                    dmg = self._entry_damage(winner, e)
+                    if dmg:
+                        self._damage(loser, dmg, winner, "combat")
+                        self._ko_check()
                 draw = self.ruleset.rewindDraw
                 if draw is RewindDraw.ALWAYS or (draw is RewindDraw.IF_PREVENTED_MUST
                                                  and prevented > 0):
@@ -122,7 +146,7 @@ class ComboSteps(PowerUpSteps):
                     if isinstance(action, Accept):
                         yield from self._draw(loser, "C11", 2)
                 self._record_combo(winner, chains, prevented)
-                return  # RW-10: skip C12
+                return opened  # RW-10: skip C12
             self.journal.record(Bluffed(self.turn, "C11", loser.player))
         # C12: combo damage one card at a time, KO check after each (END-2).
         self.step = "C12"
@@ -132,6 +156,31 @@ class ComboSteps(PowerUpSteps):
             if dmg:
                 self._damage(loser, dmg, winner, "combat")
                 self._ko_check()
+        return opened
+
+    def _open_combo(self, ps: PlayerState, opener: Callable[[Move], bool]) -> Generator[
+            Decision, tuple[PlayerId, Action], bool]:
+        """CB-1: the first move of a combo card text starts (CT-FIRST, CB-3, CB-9), or stop;
+        no decision when no move in hand qualifies. The opponent is hit (and thrown) now."""
+        options: list[Action] = [*self._combo_moves(ps, opener), Stop()]
+        if len(options) == 1:
+            return False
+
+        def check(player: PlayerId, action: Action) -> None:
+            if isinstance(action, Stop):
+                return
+            self._check_combo(player, action)
+            assert isinstance(action, Combo)
+            m = self.resolve_move(ps, action.card, action.move, action.name, "CB-1")
+            if not opener(m):
+                raise RuleViolation("CB-1", f"{m.label} cannot start this combo (card text)")
+
+        _, action = yield from self._ask("C10", (ps.player,), "CB-1", check,
+                                         lambda p: [*self._combo_moves(ps, opener), Stop()])
+        if isinstance(action, Stop):
+            return False
+        yield from self._play_combo_action(ps, action, opening=True)
+        return True
 
     def _no_rewind(self, winner: PlayerState, loser: PlayerState | None,
                    rule: str) -> Callable[[PlayerId, Action], None]:
@@ -192,8 +241,10 @@ class ComboSteps(PowerUpSteps):
         if action.card not in self.players[player].hand:
             raise RuleViolation("RW-3", f"{action.card} is not in {player.name}'s hand")
 
-    def _combo_moves(self, ps: PlayerState) -> Iterable[Combo]:
-        """Legal combo moves from hand (CB-2..CB-9), one per way to pay the Ace cost."""
+    def _combo_moves(self, ps: PlayerState,
+                     opener: Callable[[Move], bool] | None = None) -> Iterable[Combo]:
+        """Legal combo moves from hand (CB-2..CB-9), one per way to pay the Ace cost (only
+        those ``opener`` allows, for the first move of a combo card text starts)."""
         if self.combat.run.closed:
             return
         seen: set[Card] = set()
@@ -202,8 +253,11 @@ class ComboSteps(PowerUpSteps):
                 continue
             seen.add(c)
             moves = ps.character.moves_of(c)
-            for m in moves:
+            for printed in moves:
+                m = self.played_move(ps, c, printed)
                 if not m.is_attack_or_throw or self._combo_move_violation(ps, c, m) is not None:
+                    continue
+                if opener is not None and not opener(m):
                     continue
                 name = m.name if sum(1 for o in moves if o.type is m.type) > 1 else None
                 aces = [a for a in dict.fromkeys(ps.hand) if a.is_ace and a is not c]
@@ -317,7 +371,8 @@ class ComboSteps(PowerUpSteps):
                 raise RuleViolation(
                     "PM-1", f"{c} cannot pump {e.move.label} (needs {e.move.pump.kind.value})")
 
-    def _play_combo_action(self, ps: PlayerState, action: Action) -> Step:
+    def _play_combo_action(self, ps: PlayerState, action: Action,
+                           opening: bool = False) -> Step:
         if isinstance(action, Pump):
             e = self.combo[action.target]
             for c in action.cards:
@@ -344,7 +399,9 @@ class ComboSteps(PowerUpSteps):
         self.journal.record(Hit(self.turn, "C10", opp.player, ps.player, combo=True))
         if m.type is MoveType.THROW:
             self.journal.record(Thrown(self.turn, "C10", opp.player, ps.player))
-        if run.hit_back:  # the dodged player is hit now (and thrown by a throw, AR-THR-2)
+        if m.type is MoveType.THROW:
+            self.combat.thrown.append(opp.player)
+        if run.hit_back or opening:  # the opponent is hit now (and thrown by a throw, AR-THR-2)
             fire(self, opp, Trigger.HIT)
             if m.type is MoveType.THROW:
                 fire(self, opp, Trigger.THROWN)
@@ -362,10 +419,12 @@ class ComboSteps(PowerUpSteps):
         kd = self.ruleset.knockdowns is OnOff.ON
         # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14).
         hits: list[PlayerState] = []
+        seat = self.combo_seat
+        comboer = None if seat is None else self.players[seat]
         if kd:
-            if winner is not None and loser is not None and self.combo:
+            if comboer is not None and self.combo:
                 if self.combo[-1].move.knockdown:
-                    hits.append(loser)
+                    hits.append(self.opponent(comboer))
             elif result.both_hit and winner is None:
                 for ps in self.players:  # OQ-10: each tied attack is a one-card combo
                     if ps.kind == cb.ATTACK and ps.combat_move is not None \
@@ -384,12 +443,12 @@ class ComboSteps(PowerUpSteps):
         for ps in self.order():
             c = ps.combat_card
             if c is not None:
-                thrown = winner is not None and winner is not ps and winner.kind == cb.THROW
+                thrown = ps.player in self.combat.thrown  # AR-BLK-2, AR-THR-2
                 if (ps.kind == cb.BLOCK and not thrown) or ps.keep_combat_card:
                     ps.hand.append(c)
                 else:
                     self.discard(ps, c)
-            if winner is ps:
+            if comboer is ps:
                 for e in self.combo:
                     if e.played_in_c10 and not e.returned:
                         self.discard(ps, e.card)

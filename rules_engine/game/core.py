@@ -29,7 +29,7 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal
-from rules_engine.modifiers import MOVE_ALLOWED, Expiry, Modifier, Modifiers
+from rules_engine.modifiers import MOVE, MOVE_ALLOWED, Expiry, Modifier, Modifiers
 from rules_engine.rng import SplitMix64
 from rules_engine.ruleset import (
     DEFAULT_RULESET,
@@ -102,6 +102,9 @@ class GameCore:
                             if self.rules[ps.player].overrides_combat]
         self.journal = Journal()
         self._delivered = 0
+        # per seat: the cards at the top of its deck whose order card text made known to that
+        # player (Research and Development), top first; emptied by every shuffle
+        self._known_top: tuple[list[Card], ...] = tuple([] for _ in self.players)
         self.turn = 0
         self.step = "S-5"
         self.initiative: PlayerId = P1
@@ -183,6 +186,13 @@ class GameCore:
     def combo(self) -> list[ComboEntry]:
         """The winner's combo this combat, in order."""
         return self.combat.run.entries
+
+    @property
+    def combo_seat(self) -> PlayerId | None:
+        """Whose combo :attr:`combo` is: the winner's, or a combo card text started (Time
+        Stop); None when there is none."""
+        segments = self.combat.run.segments
+        return segments[0].seat if segments else None
 
     @property
     def combos(self) -> list[ComboRecord]:
@@ -280,17 +290,20 @@ class GameCore:
                 if self.ruleset.timeout is Timeout.RULEBOOK:
                     self.timeout_triggered = True  # END-8: must draw from an empty deck
                 return  # CF-04 PLAY_ON: draws from an empty deck are skipped
+            known = self._known_top[ps.player]
             if self.recorded:
                 self.step = step
                 _, action = yield Decision(
                     step, (ps.player,), step, self._check_draw,
-                    lambda p: [Draw(c) for c in sorted(set(self.players[p].deck),
-                                                       key=lambda c: c.code)])
+                    lambda p: [Draw(c) for c in (self._known_top[p][:1] or sorted(
+                        set(self.players[p].deck), key=lambda c: c.code))])
                 assert isinstance(action, Draw)
                 ps.deck.remove(action.card)
                 c = action.card
             else:
                 c = ps.deck.pop(0)
+            if known:
+                known.remove(c)
             ps.hand.append(c)
             self.journal.record(Drew(self.turn, step, ps.player))
             if not ps.deck and self.ruleset.timeout is Timeout.RULEBOOK:
@@ -302,6 +315,11 @@ class GameCore:
         if action.card not in self.players[player].deck:
             raise RuleViolation(
                 "GEN-6", f"{action.card} cannot be drawn: it is not in {player.name}'s deck")
+        known = self._known_top[player]
+        if known and action.card is not known[0]:
+            raise RuleViolation(
+                "GEN-6", f"{known[0]} is the top card of {player.name}'s deck (put there by card "
+                         f"text): the draw takes it, not {action.card}")
 
     def _end(self, termination: Termination, winner: PlayerId | None) -> None:
         self.outcome = Outcome(termination, winner)
@@ -396,6 +414,7 @@ class GameCore:
         yield from self._draw(ps, step, n)
 
     def shuffle_deck(self, ps: PlayerState) -> None:
+        self._known_top[ps.player].clear()
         if self.rng is not None:
             self.rng.shuffle(ps.deck)
 
@@ -448,6 +467,10 @@ class GameCore:
             if card not in zone:
                 raise EngineInvariantError(f"{card} is not in {ps.player.name}'s {frm.value}")
             zone.remove(card)
+            if frm is Zone.DECK and card in self._known_top[ps.player]:
+                self._known_top[ps.player].remove(card)
+        if to is Zone.DECK:
+            self._known_top[ps.player].insert(0, card)  # its owner put it there: known
         if to is Zone.HAND:
             ps.hand.append(card)
         elif to is Zone.DISCARD:
@@ -462,11 +485,25 @@ class GameCore:
         cost is charged or refunded, AB-9)."""
         if ps.combat_card is None or ps.combat_move is None:
             raise EngineInvariantError(f"{ps.player.name} has no combat card to rotate")
-        other = next(m for m in ps.character.moves_of(ps.combat_card) if m != ps.combat_move)
+        now = (ps.combat_move.type, ps.combat_move.name)  # as printed (MOVE may change stats)
+        other = next(m for m in ps.character.moves_of(ps.combat_card)
+                     if (m.type, m.name) != now)
+        other = self.played_move(ps, ps.combat_card, other)
         ps.combat_move, ps.kind = other, cb.KIND_OF_MOVE[other.type]
+
+    def deck_top_known(self, ps: PlayerState) -> list[Card]:
+        """The top cards of ``ps``'s deck, top first, that card text showed ``ps`` and that
+        are still there in that order (no shuffle since)."""
+        return list(self._known_top[ps.player])
 
     def stand_up(self, ps: PlayerState) -> None:
         ps.knocked_down = False
+
+    def void(self, ps: PlayerState) -> None:
+        """M-VOID: discard ``ps``'s combat card at once; ``ps`` is no-card for this combat."""
+        if ps.combat_card is not None:
+            self.discard(ps, ps.combat_card)
+        ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
 
     def add_modifier(self, modifier: Modifier[Any]) -> None:
         self.modifiers.add(modifier)
@@ -554,6 +591,11 @@ class GameCore:
         looked = bool(from_deck)
         if self.ruleset.shuffleTrigger is ShuffleTrigger.SEARCHED_DECK:
             looked = looked or len(from_discard) < owed
+        for c in from_deck:
+            if c in self._known_top[ps.player]:
+                self._known_top[ps.player].remove(c)
+        if looked:
+            self._known_top[ps.player].clear()  # the deck is shuffled (on the table too)
         if looked and self.rng is not None:
             self.rng.shuffle(ps.deck)  # PU-6
 
@@ -568,6 +610,10 @@ class GameCore:
                          f"(card text), which {ps.character.name} does not have")
         return self.modifiers.fold(MOVE_ALLOWED, ps, (move, step), None)
 
+    def played_move(self, ps: PlayerState, c: Card, m: Move) -> Move:
+        """``m`` as ``ps`` plays it now: card text may change its printed stats (MOVE)."""
+        return self.modifiers.fold(MOVE, ps, c, m)
+
     def resolve_move(
         self, ps: PlayerState, c: Card, move_type: MoveType | None, name: str | None, rule: str,
     ) -> Move:
@@ -579,11 +625,11 @@ class GameCore:
         if name is not None:
             for m in same_type:
                 if m.name == name:
-                    return m
+                    return self.played_move(ps, c, m)
             raise RuleViolation(
                 "GL-MOVE", f"{ps.character.name}'s {c} has no {move_type.value} named {name!r}")
         if len(same_type) == 1:
-            return same_type[0]
+            return self.played_move(ps, c, same_type[0])
         if len(same_type) > 1:
             raise RuleViolation("GL-MOVE", f"{c} has two {move_type.value} moves: name one")
         printed = " / ".join(m.label for m in moves)

@@ -18,7 +18,8 @@ class Views(GameCore):
         knockdowns, revealed combat cards, that a face-down card exists (not which), combo
         points spent, cards in play (``ongoing``: name, card, attached; ``attached``: cards on
         the character card; keys present only when not empty). ``viewer`` also sees their own
-        hand (GEN-6)."""
+        hand (GEN-6) and the top cards of their deck that card text showed them
+        (``deck_top``, Research and Development)."""
         players: dict[str, object] = {}
         for ps in self.players:
             entry: dict[str, object] = {
@@ -39,6 +40,8 @@ class Views(GameCore):
                 entry["attached"] = [c.code for c in ps.attached]
             if viewer is ps.player:
                 entry["hand"] = [c.code for c in ps.hand]
+                if self._known_top[ps.player]:  # seen by card text (R&D): its owner only
+                    entry["deck_top"] = [c.code for c in self._known_top[ps.player]]
             players[ps.player.name] = entry
         return {"turn": self.turn, "step": self.step, "initiative": self.initiative.name,
                 "players": players}

@@ -9,6 +9,7 @@ import pytest
 
 from rules_engine import characters as chars
 from rules_engine.cards import characters
+from rules_engine.characters import abilities_implemented
 from rules_engine.cli import DEFAULT_RULES, DEFAULT_TESTS, main
 from rules_engine.coverage import (
     GAME_DRIVERS,
@@ -103,19 +104,23 @@ def test_generic_rules_are_never_deferred() -> None:
 def test_every_deferred_id_names_its_requirement() -> None:
     ids = snapshot_ids()
     cov = coverage(ids, {})
-    assert len(cov.deferred) == 58
+    # 58 before Midori and Geiger: FR-MIDORI-1..3, M-DRAGON, FR-GEIGER-1..3 and RW-14
+    assert len(cov.deferred) == 50
     for rid, reason in cov.deferred.items():
         req = requirement(rid)
         assert req is not None
-        for cid in req.characters:
-            assert f"{characters()[cid].name}'s abilities" in reason, rid
+        for cid in req.characters:  # the reason names what is still missing
+            if not abilities_implemented(cid):
+                assert f"{characters()[cid].name}'s abilities" in reason, rid
         for mode in req.modes:
             assert MODE_NAMES[mode] in reason, rid
-    # only team modes, Training or characters other than Grave and Jaina defer a rule today
+    # only team modes, Training or characters not implemented yet defer a rule today
     assert {m for rid in cov.deferred for m in requirement(rid).modes} == {  # type: ignore[union-attr]
         "tag_team", "triple_threat", "dramatic_battle", "training"}
-    assert not {"grave", "jaina"} & {c for rid in cov.deferred
-                                      for c in requirement(rid).characters}  # type: ignore[union-attr]
+    for rid in cov.deferred:  # a deferred ID always waits for something not implemented yet
+        req = requirement(rid)
+        assert req is not None and (req.modes or any(
+            not abilities_implemented(c) for c in req.characters)), rid
 
 
 def test_the_requirement_table_names_real_ids_characters_and_modes() -> None:

@@ -249,7 +249,7 @@ def _zones(game, ps) -> list:  # type: ignore[no-untyped-def]
 
     cards = [*ps.hand, *ps.deck, *ps.discard, *cards_in_play(ps)]  # ongoing and attached too
     cards += [c for c in (ps.combat_card, ps.face_down) if c is not None]
-    if game.combat.winner is ps.player:
+    if game.combo_seat is ps.player:  # the winner's combo, or one card text started
         cards += [e.card for e in game.combo if e.played_in_c10 and not e.returned]
     return cards
 

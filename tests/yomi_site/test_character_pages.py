@@ -29,6 +29,28 @@ def test_detail_lists_every_move_and_ability(client) -> None:
     assert "abilities verified by the engine" in html
 
 
+def test_detail_shows_each_ability_with_its_timing_in_words(client) -> None:
+    from yomi_site.characters import TIMINGS
+
+    midori = character("midori")
+    html = client.get("/characters/midori/").content.decode()
+    table = html.split("<h2>Abilities</h2>")[1].split("</table>")[0]
+    for ability in midori.abilities:
+        assert ability.name in table
+        assert TIMINGS[ability.timing].split(":")[0] in table
+    assert "Draw Phase: right after the draw phase (T3, WIN-DRAW)" in table  # Dragon Form
+    assert "Combat Reveal" in table  # Glimpse of the Dragon
+    assert "Aspect of the Dragon</strong> (innate: always on" in html
+    assert "abilities verified by the engine" in html
+
+
+def test_every_timing_of_the_card_data_has_words(client) -> None:
+    from rules_engine.cards import characters
+    from yomi_site.characters import TIMINGS
+
+    assert {a.timing for c in characters().values() for a in c.abilities} <= set(TIMINGS)
+
+
 def test_character_without_implemented_abilities_says_so(client) -> None:
     html = client.get("/characters/zane/").content.decode()
     assert "logs are checked with card stats only" in html
