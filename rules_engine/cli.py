@@ -1,10 +1,11 @@
-"""Command line: ``python -m rules_engine play|validate|timeline|bench|coverage``.
+"""Command line: ``python -m rules_engine play|validate|timeline|bench|coverage|combos``.
 
 Responsibility: argument parsing, files and exit codes. ``validate`` exits 0 when every log is
 legal with a matching result, 1 when one is illegal or its result does not match, 2 when one is
 unreadable, 3 on an engine error (our bug). ``timeline`` prints a log turn by turn (exit 0, 1 if
 the log stops at an illegal event or before the end, 2 if unreadable). The game logic lives
-elsewhere.
+elsewhere. ``combos`` prints the combo reference of a character (:mod:`rules_engine.combos`;
+exit 2 for an unknown character).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ import time
 from pathlib import Path
 
 from rules_engine.cards import characters
+from rules_engine.combos import combos
+from rules_engine.combos import to_json as combos_json
+from rules_engine.combos import to_text as combos_text
 from rules_engine.coverage import (
     Coverage,
     citations,
@@ -159,6 +163,17 @@ def _coverage(args: argparse.Namespace) -> int:
     return 1 if (todo_ids(cov) and args.strict) else 0
 
 
+def _combos(args: argparse.Namespace) -> int:
+    known = characters()
+    if args.character not in known:
+        print(f"unknown character {args.character!r}; choose from {', '.join(sorted(known))}",
+              file=sys.stderr)
+        return 2
+    lines = combos(args.character)
+    print(combos_json(lines) if args.json else combos_text(args.character, lines))
+    return 0
+
+
 def todo_ids(cov: Coverage) -> list[str]:
     """In-scope IDs no game-driving test cites: uncited, then cited by helper tests only."""
     return [*cov.uncited, *cov.helper_only]
@@ -193,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--strict", action="store_true",
                    help="exit 1 if no test that drives the game cites some in-scope ID")
     c.set_defaults(func=_coverage)
+    k = sub.add_parser("combos", help="the highest-damage combo from each attack and throw")
+    k.add_argument("character", help="a character id (grave, degrey, ...)")
+    k.add_argument("--json", action="store_true",
+                   help='print [{"start": {...}, "cards": [...], "damage": N}, ...]')
+    k.set_defaults(func=_combos)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result
