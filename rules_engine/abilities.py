@@ -8,8 +8,9 @@ character module (``rules_engine.characters.<id>``) is written against :class:`A
 and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_engine.game`
 (an import-linter contract checks this), so what a character can do to a game is exactly what
 is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
-search for Aces, shuffle, offer a counter, rotate a combat card, stand a seat up, find the
-opponent or partner, and add a modifier (:mod:`rules_engine.modifiers`).
+search for Aces, shuffle, offer a counter, rotate a combat card, let a dodge's hit-back be a
+full combo, stand a seat up, find the opponent or partner, and add a modifier
+(:mod:`rules_engine.modifiers`).
 
 The game implements this protocol; each method's docstring states the rule it keeps.
 """
@@ -97,6 +98,11 @@ class AbilityContext(Protocol):
 
     def rotate(self, ps: PlayerState) -> None:
         """Turn ``ps``'s combat card 180 degrees: its other end is the combat action now."""
+        ...
+
+    def grant_full_combo(self, ps: PlayerState) -> None:
+        """CB-13: ``ps`` won this combat with a dodge; its hit-back may be a full combo (the
+        normal follow rules and combo points apply) instead of CB-7's single Ender."""
         ...
 
     def stand_up(self, ps: PlayerState) -> None:

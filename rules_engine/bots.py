@@ -27,6 +27,7 @@ from rules_engine.actions import (
     Pump,
     Search,
     Stop,
+    UseAbility,
 )
 from rules_engine.cards import Card, ComboType, Move, MoveType
 from rules_engine.game import Game, PlayerState
@@ -70,7 +71,8 @@ def _card_value(c: Card) -> int:
 
 
 class GreedyBot:
-    """Highest-damage combo available, sensible combat choices, Rewind Jokers when it can."""
+    """Highest-damage combo available, sensible combat choices, Rewind Jokers when it can;
+    a character's abilities by its rules' ``bot_choice`` heuristic (random when it has none)."""
 
     name = "greedy"
 
@@ -80,6 +82,11 @@ class GreedyBot:
     def choose(self, game: Game, player: PlayerId, legal: Sequence[Action]) -> Action:
         first = legal[0]
         ps = game.state(player)
+        if any(isinstance(a, UseAbility) for a in legal):
+            # the character's own heuristic (CharacterRules.bot_choice), when it has one
+            pick = game.rules[player].bot_choice(game, ps, legal)
+            if pick is not None:
+                return pick
         if isinstance(first, NoCard) or any(isinstance(a, Commit) for a in legal):
             return self._commit(game, ps, legal)
         if any(isinstance(a, Combo | Pump) for a in legal) or isinstance(first, Stop):
@@ -159,8 +166,9 @@ class GreedyBot:
             used = {a.card, *a.aces}
             rest = [c for c in ps.hand if c not in used]
             spent = ps.combo_points_spent + (m.combo_points or 0)
-            closed = game.combat.run.hit_back or m.follow_type in (ComboType.ENDER,
-                                                                   ComboType.CANT_COMBO)
+            run = game.combat.run
+            closed = (run.hit_back and not run.full_combo) or m.follow_type in (
+                ComboType.ENDER, ComboType.CANT_COMBO)
             dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent, rest, 4))
             if dmg > best_damage:
                 best_damage, best = dmg, a

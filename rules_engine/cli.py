@@ -169,7 +169,7 @@ def _combos(args: argparse.Namespace) -> int:
         print(f"unknown character {args.character!r}; choose from {', '.join(sorted(known))}",
               file=sys.stderr)
         return 2
-    lines = combos(args.character)
+    lines = combos(args.character, hand_difference=args.hand_difference)
     print(combos_json(lines) if args.json else combos_text(args.character, lines))
     return 0
 
@@ -212,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     k.add_argument("character", help="a character id (grave, degrey, ...)")
     k.add_argument("--json", action="store_true",
                    help='print [{"start": {...}, "cards": [...], "damage": N}, ...]')
+    k.add_argument("--hand-difference", type=int, default=0, metavar="N",
+                   help="the opponent holds N more cards once the combo is finished "
+                        "(DeGrey's Moral High Ground); default 0")
     k.set_defaults(func=_combos)
     args = parser.parse_args(argv)
     result: int = args.func(args)

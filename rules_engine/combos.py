@@ -23,28 +23,43 @@ Decisions of this module's making (docs/rules-engine.md, "The combo reference"):
   always has one to spare);
 - a move that needs a state (``requires``: Dragon Form) is in the table only as a start, and the
   combo it starts assumes that state; combos from other starts assume no state;
-- card text that depends on the game (hand sizes, cards in play, timed effects) is not assumed:
-  the table is a seat with nothing in play, as at the start of a game;
+- card text that depends on the game (cards in play, timed effects) is not assumed: the table is
+  a seat with nothing in play at the start of a turn (its rules' ``start_of_turn`` runs against
+  :class:`ReferenceContext`, a stand-in with no game); the one number of the game it takes is
+  ``hand_difference`` (``--hand-difference N``): how many more cards the opponent holds than
+  the character once the combo is finished (DeGrey's Moral High Ground), 0 by default;
 - ties: the higher damage wins, then the fewer cards, then the earlier in rank order.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
 from rules_engine import combat as cb
-from rules_engine.cards import Card, Character, ComboType, Move, PumpKind, Rank, card, character
+from rules_engine.cards import (
+    RANK_BY_CODE,
+    Card,
+    Character,
+    ComboType,
+    Move,
+    PumpKind,
+    Rank,
+    card,
+    character,
+)
 from rules_engine.characters import rules_for
+from rules_engine.errors import EngineInvariantError
 from rules_engine.modifiers import (
     COMBAT_DAMAGE,
     COMBO_DAMAGE,
     FOLLOW,
     MOVE_ALLOWED,
     PUMP_ALLOWED,
+    Modifier,
     Modifiers,
 )
 from rules_engine.ruleset import Ruleset
@@ -118,6 +133,69 @@ def _move_label(m: Move) -> str:
 
 def _card_of(rank: Rank) -> Card:
     return card(rank.code + "C")
+
+
+class ReferenceContext:
+    """A stand-in :class:`rules_engine.abilities.AbilityContext` with no game: the seat, an
+    opponent holding ``hand_difference`` cards more than it (the seat's own hand is empty),
+    turn 1 at C10, and a modifier registry. Reading is allowed; acting (drawing, dealing
+    damage, asking a decision) is an engine error, because a reference plays no game."""
+
+    def __init__(self, char: Character, ruleset: Ruleset, hand_difference: int) -> None:
+        self.ruleset = ruleset
+        self.turn = 1
+        self.step = "C10"
+        self.seat = PlayerState(PlayerId.P1, char, char.life)
+        self.other = PlayerState(PlayerId.P2, char, char.life,
+                                 hand=[card("2D")] * max(hand_difference, 0))
+        self.modifiers = Modifiers()
+
+    @property
+    def combo(self) -> Sequence[ComboEntry]:
+        return ()
+
+    def opponent(self, ps: PlayerState) -> PlayerState:
+        return self.other if ps is self.seat else self.seat
+
+    def opponents(self, ps: PlayerState) -> list[PlayerState]:
+        return [self.opponent(ps)]
+
+    def partner(self, ps: PlayerState) -> PlayerState | None:
+        return None
+
+    def add_modifier(self, modifier: Modifier[Any]) -> None:
+        self.modifiers.add(modifier)
+
+    def _no_game(self, *_: object, **__: object) -> Any:
+        raise EngineInvariantError("the combo reference plays no game: card text may only "
+                                   "read the seat and add modifiers here")
+
+    ask: Callable[..., Any] = _no_game
+    draw: Callable[..., Any] = _no_game
+    discard: Callable[..., None] = _no_game
+    move: Callable[..., None] = _no_game
+    damage: Callable[..., None] = _no_game
+    heal: Callable[..., None] = _no_game
+    search: Callable[..., Any] = _no_game
+    shuffle_deck: Callable[..., None] = _no_game
+    offer_counter: Callable[..., Any] = _no_game
+    rotate: Callable[..., None] = _no_game
+    grant_full_combo: Callable[..., None] = _no_game
+    stand_up: Callable[..., None] = _no_game
+
+
+def _reference(character_id: str, ruleset: Ruleset | None,
+               hand_difference: int) -> tuple[Character, ReferenceContext, Ruleset]:
+    """The character's seat at the start of a turn, its always-on modifiers in force and its
+    start-of-turn text run (so modifiers it puts in force there count too)."""
+    char = character(character_id)
+    ruleset = ruleset or Ruleset()
+    rules = rules_for(char)
+    ctx = ReferenceContext(char, ruleset, hand_difference)
+    for mod in rules.modifiers(PlayerId.P1):
+        ctx.add_modifier(mod)
+    rules.start_of_turn(ctx, ctx.seat)
+    return char, ctx, ruleset
 
 
 @dataclass(slots=True)
@@ -213,16 +291,12 @@ def attacks_and_throws(char: Character) -> list[Move]:
     return [m for r in Rank for m in char.moves[r] if m.is_attack_or_throw]
 
 
-def combos(character_id: str, ruleset: Ruleset | None = None) -> list[ComboLine]:
+def combos(character_id: str, ruleset: Ruleset | None = None, *,
+           hand_difference: int = 0) -> list[ComboLine]:
     """For each attack and throw of ``character_id``, the highest-damage legal combo that
     starts with it as the combat card (CB-1), by the rules the verifier uses."""
-    char = character(character_id)
-    ruleset = ruleset or Ruleset()
-    rules = rules_for(char)
-    mods = Modifiers()
-    for mod in rules.modifiers(PlayerId.P1):
-        mods.add(mod)
-    ps = PlayerState(PlayerId.P1, char, char.life)
+    char, ctx, ruleset = _reference(character_id, ruleset, hand_difference)
+    mods, ps = ctx.modifiers, ctx.seat
     moves = tuple(attacks_and_throws(char))
     out = []
     for start in moves:
@@ -250,6 +324,25 @@ def combos(character_id: str, ruleset: Ruleset | None = None) -> list[ComboLine]
                                   damage=m.pump.damage))
         out.append(ComboLine(start, tuple(steps), base + dmg, cp))
     return out
+
+
+def damage_of(character_id: str, line: ComboLine, ruleset: Ruleset | None = None, *,
+              hand_difference: int = 0) -> int:
+    """The damage ``line`` deals with the opponent holding ``hand_difference`` more cards
+    (the same folds as :func:`combos`)."""
+    _char, ctx, _ = _reference(character_id, ruleset, hand_difference)
+    mods, ps = ctx.modifiers, ctx.seat
+    entries: list[ComboEntry] = []
+    for s in line.steps:
+        if s.role == "move":
+            assert s.move is not None
+            entries.append(ComboEntry(_card_of(s.move.rank), s.move,
+                                      played_in_c10=bool(entries)))
+        elif s.role == "pump":
+            entries[-1].pumps.append(_card_of(RANK_BY_CODE[s.rank]) if s.rank != "any"
+                                     else card("X1"))
+    total = mods.fold(COMBAT_DAMAGE, ps, line.start, line.start.damage)
+    return total + sum(mods.fold(COMBO_DAMAGE, ps, e, e.damage_at_c12()) for e in entries)
 
 
 def to_json(lines: list[ComboLine]) -> str:

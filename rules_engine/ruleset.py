@@ -108,6 +108,14 @@ class FaceBlockParity(Enum):
     IMMUNE = "IMMUNE"
 
 
+class MoralHighGround(Enum):
+    """DeGrey's innate (characters/degrey.md, source conflict): the bonus is the difference in
+    hand sizes (yomibase, 2nd edition: the default) or the difference plus one (wiki 2015)."""
+
+    DIFFERENCE = "DIFFERENCE"
+    DIFFERENCE_PLUS_ONE = "DIFFERENCE_PLUS_ONE"
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """All Versus-relevant ``opt.*`` keys with their defaults (Appendix B)."""
@@ -134,6 +142,7 @@ class Ruleset:
     pumpTiming: PumpTiming = PumpTiming.ANY_BEFORE_COMBO_END          # OQ-08
     dodgeVsNoCardAttackOnly: bool = False                             # OQ-06
     faceBlockParity: FaceBlockParity = FaceBlockParity.RANK           # OQ-07
+    moralHighGround: MoralHighGround = MoralHighGround.DIFFERENCE     # degrey.md conflict
 
     def to_json(self) -> dict[str, Any]:
         """Only the options that differ from the defaults, as JSON values."""

@@ -12,7 +12,38 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from rules_engine.cards import Character, Move, characters
-from rules_engine.characters import abilities_implemented
+from rules_engine.characters import IMPLEMENTED, abilities_implemented
+
+TIMING = {
+    "draw_phase": "Draw Phase (after the draws, not on turn 1)",
+    "combat_reveal": "Combat Reveal (after the combat cards are revealed)",
+    "during_combat": "During Combat (as the combat card or a combo move)",
+    "end_of_combat": "End of Combat",
+    "end_of_turn": "End of Turn",
+    "full_combo": "Full Combo (once the combo spent exactly the limit)",
+    "reaction": "Reaction (counters an ability as it is played)",
+}
+
+
+@dataclass(frozen=True)
+class AbilityRow:
+    """One innate or card ability: its printed text and timing, and how the engine plays it
+    (empty while the character's abilities are not implemented)."""
+
+    rank: str
+    name: str
+    timing: str
+    text: str
+    engine: str
+
+
+def ability_rows(character: Character) -> list[AbilityRow]:
+    notes = IMPLEMENTED[character.id].ability_notes if character.id in IMPLEMENTED else {}
+    rows = [AbilityRow("innate", i.name, "always on", i.text, notes.get(i.name, ""))
+            for i in character.innates]
+    rows += [AbilityRow(a.rank.code, a.name, TIMING.get(a.timing, a.timing), a.text,
+                        notes.get(a.name, "")) for a in character.abilities]
+    return rows
 
 
 @dataclass(frozen=True)
@@ -75,4 +106,5 @@ def character_detail_page(request: HttpRequest, character_id: str) -> HttpRespon
         "character": character,
         "abilities_implemented": abilities_implemented(character.id),
         "moves": move_rows(character),
+        "abilities": ability_rows(character),
     })

@@ -31,8 +31,8 @@ reports ``abilities_complete: false``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Generator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules_engine import effects
 from rules_engine.actions import Action, Pass
@@ -53,6 +53,9 @@ class CharacterRules:
 
     abilities_implemented = False
     chains_any_order = False  # CH-6 (Valerie)
+    # How the engine plays each innate and card ability (name as printed -> when and how, in
+    # a player's words); the character page shows it beside the printed text.
+    ability_notes: ClassVar[dict[str, str]] = {}
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -165,12 +168,21 @@ class CharacterRules:
     def counter_name(self, action: Action) -> str:
         return ""
 
+    # --- bots -------------------------------------------------------------------------
+    def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
+                   legal: Sequence[Action]) -> Action | None:
+        """The greedy bot's choice at a decision of this seat that lists one of its abilities
+        (a window, a counter, a reaction), by the heuristic the subclass's docstring states;
+        None leaves the choice to the bot's default."""
+        return None
+
 
 def _registry() -> dict[str, type[CharacterRules]]:
+    from rules_engine.characters.degrey import DeGreyRules
     from rules_engine.characters.grave import GraveRules
     from rules_engine.characters.jaina import JainaRules
 
-    return {"grave": GraveRules, "jaina": JainaRules}
+    return {"grave": GraveRules, "jaina": JainaRules, "degrey": DeGreyRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

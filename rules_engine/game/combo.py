@@ -85,7 +85,7 @@ class ComboSteps(PowerUpSteps):
                 break
             yield from self._play_combo_action(winner, action)
         moves = [e.move for e in self.combo]
-        chains = [] if run.hit_back else cb.chain_lengths(
+        chains = [] if run.hit_back and not run.full_combo else cb.chain_lengths(
             moves, self.rules[winner.player].chains_any_order)
         winner.chains.extend(chains)
         # C11: reveal the face-down card.
@@ -208,7 +208,7 @@ class ComboSteps(PowerUpSteps):
 
     def _combo_move_violation(self, ps: PlayerState, c: Card, m: Move) -> RuleViolation | None:
         if self.combat.run.closed:
-            if self.combat.run.hit_back and self.combo:
+            if self.combat.run.hit_back and not self.combat.run.full_combo and self.combo:
                 return RuleViolation("CB-7", "nothing may follow a hit-back: it is an Ender")
             last = self.combo[-1].move if self.combo else None
             if last is not None and last.follow_type is ComboType.CANT_COMBO:
@@ -219,7 +219,7 @@ class ComboSteps(PowerUpSteps):
         violation = self.move_violation(ps, m, "C10")
         if violation is not None:
             return violation
-        if self.combat.run.hit_back:
+        if self.combat.run.hit_back and not self.combo:
             if self.ruleset.dodgeVsNoCardAttackOnly and m.type is not MoveType.ATTACK \
                     and self.opponent(ps).kind == cb.NONE:
                 return RuleViolation("OQ-06", "after dodging no-card only an attack may hit")
@@ -304,8 +304,9 @@ class ComboSteps(PowerUpSteps):
         run = self.combat.run
         run.add(ps.player, ComboEntry(action.card, m), m.combo_points or 0)
         ps.combo_points_spent += m.combo_points or 0
-        if run.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
-            run.closed = True  # CB-5, CB-6, CB-7
+        if (run.hit_back and not run.full_combo) or m.follow_type in (ComboType.ENDER,
+                                                                      ComboType.CANT_COMBO):
+            run.closed = True  # CB-5, CB-6, CB-7 (CB-13: a full combo after a dodge goes on)
         opp = self.opponent(ps)
         self.journal.record(Hit(self.turn, "C10", opp.player, ps.player, combo=True))
         if m.type is MoveType.THROW:

@@ -442,6 +442,13 @@ class GameCore:
         other = next(m for m in ps.character.moves_of(ps.combat_card) if m != ps.combat_move)
         ps.combat_move, ps.kind = other, cb.KIND_OF_MOVE[other.type]
 
+    def grant_full_combo(self, ps: PlayerState) -> None:
+        """CB-13: card text lets ``ps``'s hit-back after this combat's winning dodge be a full
+        combo (the normal follow rules and combo points; CB-7's single Ender no longer binds)."""
+        if self.combat.winner is not ps.player or ps.kind != cb.DODGE:
+            raise EngineInvariantError(f"{ps.player.name} did not win this combat with a dodge")
+        self.combat.run.full_combo = True
+
     def stand_up(self, ps: PlayerState) -> None:
         ps.knocked_down = False
 

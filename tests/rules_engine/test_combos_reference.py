@@ -27,9 +27,9 @@ from rules_engine.cards import (
 )
 from rules_engine.characters import CharacterRules
 from rules_engine.cli import main
-from rules_engine.combos import COPIES, ComboLine, attacks_and_throws, combos
+from rules_engine.combos import COPIES, ComboLine, attacks_and_throws, combos, damage_of
 from rules_engine.errors import RuleViolation
-from rules_engine.journal import DamageDealt
+from rules_engine.journal import DamageDealt, Drew
 from rules_engine.modifiers import FOLLOW, Modifier
 from rules_engine.ruleset import DEFAULT_RULESET
 from rules_engine.types import PlayerId
@@ -154,7 +154,7 @@ def _hand_for(cid: str, line: ComboLine) -> tuple[list[Card], list[Action], Card
     return hand, plan, start
 
 
-def _play(cid: str, line: ComboLine) -> int | None:
+def _play(cid: str, line: ComboLine) -> tuple[int, int] | None:
     planned = _hand_for(cid, line)
     if planned is None:
         return None
@@ -181,7 +181,11 @@ def _play(cid: str, line: ComboLine) -> int | None:
         else:
             g.apply(actor, opts[0])
     assert not plan, (cid, s.label, plan)
-    return sum(e.amount for e in g.journal.of(DamageDealt) if e.target is P2 and e.turn == 1)
+    dealt = sum(e.amount for e in g.journal.of(DamageDealt) if e.target is P2 and e.turn == 1)
+    # the opponent's extra cards once the combo is finished: it kept its 7; the combo's cards
+    # left P1's hand, which a normal attack's C7 draw refilled by one
+    drew = sum(1 for e in g.journal.of(Drew) if e.seat is P1 and e.step == "C7")
+    return dealt, 7 - (7 - len(line.steps) + drew)
 
 
 @pytest.mark.parametrize("cid", ALL)
@@ -192,10 +196,14 @@ def test_lines_deal_their_damage_in_a_game__CB_1_C12(cid: str) -> None:
     for line in combos(cid):
         if line.start.requires is not None:
             continue
-        dealt = _play(cid, line)
-        if dealt is not None:
+        result = _play(cid, line)
+        if result is not None:
             played += 1
-            assert dealt == line.damage, (cid, line.summary())
+            dealt, difference = result
+            assert dealt == damage_of(cid, line, hand_difference=difference), (
+                cid, line.summary())
+            if not difference:
+                assert dealt == line.damage
     assert played >= len(combos(cid)) // 2
 
 
@@ -234,3 +242,18 @@ def test_cli_json_shape_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("Grave: life 90, combo limit 4")
     assert len(out.strip().splitlines()) == 1 + len(data)
     assert main(["combos", "nobody"]) == 2
+
+
+def test_hand_difference_counts_moral_high_ground(capsys: pytest.CaptureFixture[str]) -> None:
+    """DeGrey's Moral High Ground (the one game number the reference takes): each special or
+    super attack of the line deals the opponent's extra cards once more; other characters'
+    tables do not change."""
+    plain = {ln.start: ln for ln in combos("degrey")}
+    richer = {ln.start: ln for ln in combos("degrey", hand_difference=3)}
+    for start, line in plain.items():
+        specials = sum(1 for m in _moves(line) if m.type.value == "attack" and m.rank >= Rank.JACK)
+        assert damage_of("degrey", line, hand_difference=3) == line.damage + 3 * specials
+        assert richer[start].damage >= line.damage + 3 * specials
+    assert combos("grave", hand_difference=3) == combos("grave")
+    assert main(["combos", "degrey", "--hand-difference", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [ln.to_json() for ln in richer.values()]
