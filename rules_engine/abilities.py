@@ -9,7 +9,7 @@ and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_e
 (an import-linter contract checks this), so what a character can do to a game is exactly what
 is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
 search for Aces, shuffle, offer a counter, rotate a combat card, let a dodge's hit-back be a
-full combo, stand a seat up, find the opponent or partner, and add a modifier
+full combo, end the combat, stand a seat up, find the opponent or partner, and add a modifier
 (:mod:`rules_engine.modifiers`).
 
 The game implements this protocol; each method's docstring states the rule it keeps.
@@ -92,8 +92,16 @@ class AbilityContext(Protocol):
         """Shuffle ``ps``'s deck (seeded games; a recorded game's draws name their cards)."""
         ...
 
-    def offer_counter(self, owner: PlayerState, ability: str) -> Countered:
-        """CTR-2: the other side may counter ``ability`` now; True if it was countered."""
+    def offer_counter(self, owner: PlayerState, ability: str,
+                      card: Card | None = None) -> Countered:
+        """CTR-2: the other side may counter ``ability`` now; True if it was countered. Pass
+        ``card``, the card the ability was played from hand with (already discarded or in
+        play), so a counter that moves it elsewhere (Crash and Flow: the deck's bottom) can."""
+        ...
+
+    def end_combat(self) -> None:
+        """Card text ends this combat now (Bubble Shield): no more draws, damage or combo
+        this combat; C13 follows, without knockdowns."""
         ...
 
     def rotate(self, ps: PlayerState) -> None:

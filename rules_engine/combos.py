@@ -13,7 +13,7 @@ Responsibility: the search, with the engine's own rules: the follow table
 (:func:`rules_engine.combat.follow_violation`), the damage of an entry
 (:meth:`rules_engine.state.ComboEntry.damage_at_c12`), and the character's always-on modifiers
 (:meth:`rules_engine.characters.CharacterRules.modifiers`: ``FOLLOW``, ``PUMP_ALLOWED``,
-``MOVE_ALLOWED``, ``COMBAT_DAMAGE``, ``COMBO_DAMAGE``) folded over a fresh seat, so an
+``MOVE_ALLOWED``, ``COMBO_MOVE``, ``COMBAT_DAMAGE``, ``COMBO_DAMAGE``) folded over a fresh seat, so an
 implemented ability that changes which combos are legal or what they deal changes the table.
 Decisions of this module's making (docs/rules-engine.md, "The combo reference"):
 
@@ -56,6 +56,7 @@ from rules_engine.errors import EngineInvariantError
 from rules_engine.modifiers import (
     COMBAT_DAMAGE,
     COMBO_DAMAGE,
+    COMBO_MOVE,
     FOLLOW,
     MOVE_ALLOWED,
     PUMP_ALLOWED,
@@ -181,6 +182,7 @@ class ReferenceContext:
     offer_counter: Callable[..., Any] = _no_game
     rotate: Callable[..., None] = _no_game
     grant_full_combo: Callable[..., None] = _no_game
+    end_combat: Callable[..., None] = _no_game
     stand_up: Callable[..., None] = _no_game
 
 
@@ -297,9 +299,10 @@ def combos(character_id: str, ruleset: Ruleset | None = None, *,
     starts with it as the combat card (CB-1), by the rules the verifier uses."""
     char, ctx, ruleset = _reference(character_id, ruleset, hand_difference)
     mods, ps = ctx.modifiers, ctx.seat
-    moves = tuple(attacks_and_throws(char))
+    printed = attacks_and_throws(char)
+    moves = tuple(mods.fold(COMBO_MOVE, ps, m, m) for m in printed)  # as they play (C10)
     out = []
-    for start in moves:
+    for start, played in zip(printed, moves, strict=True):
         search = _Search(char, ps, mods, ruleset, moves, state=start.requires)
         if not search.allowed(start, "C1"):
             continue
@@ -307,8 +310,8 @@ def combos(character_id: str, ruleset: Ruleset | None = None, *,
         if any(v > COPIES for v in used.values()):
             continue
         points = start.combo_points or 0
-        first = ComboEntry(_card_of(start.rank), start, played_in_c10=False)
-        shut = start.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+        first = ComboEntry(_card_of(start.rank), played, played_in_c10=False)
+        shut = played.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
         dmg, _cards, line = search.best([first], points, shut, used)
         base = mods.fold(COMBAT_DAMAGE, ps, start, start.damage)  # C8c
         steps: list[Step] = []

@@ -50,10 +50,11 @@ def play_ongoing(
     ps.hand.remove(card)
     effect = Ongoing(name, card, frozenset(ends_on), limit, since_turn=ctx.turn)
     ps.ongoing.append(effect)  # face up while the counter window is open (GEN-9)
-    countered = yield from ctx.offer_counter(ps, name)
+    countered = yield from ctx.offer_counter(ps, name, card)
     if countered:
-        ps.ongoing.remove(effect)
-        ctx.discard(ps, card)  # CTR-3: prevented, the card played from hand is discarded
+        if effect in ps.ongoing:  # (a counter may have sent the card elsewhere already)
+            ps.ongoing.remove(effect)
+            ctx.discard(ps, card)  # CTR-3: prevented, the card played from hand is discarded
         return None
     effect.resolved = True
     return effect

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from rules_engine.cards import Move
 from rules_engine.errors import RuleViolation
 from rules_engine.state import PlayerState
 from rules_engine.types import PlayerId
@@ -66,6 +67,9 @@ COMBO_DAMAGE: Kind[int] = Kind("combo_damage", "a ComboEntry at C12 (base + pump
 FOLLOW: Kind[RuleViolation | None] = Kind(
     "follow", "(previous Move, next Move): why the next may not follow, or None (CB-4)")
 PUMP_ALLOWED: Kind[bool] = Kind("pump_allowed", "a ComboEntry that could be pumped (PM-1)")
+COMBO_MOVE: Kind[Move] = Kind(
+    "combo_move", "a Move as it plays in a combo (C10) and for Rewind eligibility (C9): card "
+                  "text that changes its combo type or pump (Protective Ward: Enders, no pumps)")
 MOVE_ALLOWED: Kind[RuleViolation | None] = Kind(
     "move_allowed", "(Move, step): why it may not be played now, or None (GEN-1)")
 POWER_UP_WITH: Kind[bool] = Kind("power_up_with", "a Card in hand at P2 (PU-2)")

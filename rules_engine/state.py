@@ -117,6 +117,7 @@ class Combat:
     winner: PlayerId | None = None
     combat_card_damage: int = 0
     run: ComboRun = field(default_factory=ComboRun)
+    ended: bool = False  # card text ended the combat before C13 (Bubble Shield)
 
 
 @dataclass(slots=True)

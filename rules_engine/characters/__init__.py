@@ -38,6 +38,7 @@ from rules_engine import effects
 from rules_engine.actions import Action, Pass
 from rules_engine.cards import Character
 from rules_engine.errors import RuleViolation
+from rules_engine.state import Zone
 
 if TYPE_CHECKING:
     from rules_engine.abilities import AbilityContext
@@ -167,6 +168,18 @@ class CharacterRules:
 
     def counter_name(self, action: Action) -> str:
         return ""
+
+    def after_counter(self, ctx: AbilityContext, ps: PlayerState, owner: PlayerState,
+                      action: Action) -> Step:
+        """This seat's counter ``action`` resolved against ``owner``'s ability: the counter's
+        own text beyond negating it (Crash and Flow: that player draws a card)."""
+        return
+        yield  # pragma: no cover
+
+    def counter_sends_card(self, action: Action) -> Zone:
+        """Where the countered ability's card (played from hand) goes: the discard pile
+        (CTR-3), or ``Zone.DECK`` for its owner's deck bottom (Crash and Flow)."""
+        return Zone.DISCARD
 
     # --- bots -------------------------------------------------------------------------
     def bot_choice(self, ctx: AbilityContext, ps: PlayerState,

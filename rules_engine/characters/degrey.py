@@ -201,7 +201,7 @@ class DeGreyRules(CharacterRules):
         if action.ability == TROUBLESOME_RHETORIC:
             assert action.card is not None and action.option is not None
             ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)  # AB-2
-            if (yield from ctx.offer_counter(ps, TROUBLESOME_RHETORIC)):
+            if (yield from ctx.offer_counter(ps, TROUBLESOME_RHETORIC, action.card)):
                 return
             self.rhetoric.append(action.option)
             return

@@ -90,6 +90,9 @@ class CombatSteps(ComboSteps):
         yield from self.react()
         for ps in self.players:
             yield from self.rules[ps.player].after_winner(self, ps, winner)
+        if self.combat.ended:  # card text ended the combat at the hit (Bubble Shield)
+            yield from self._end_of_combat(winner, loser, result)
+            return
         # C7: normal-draw rule.
         self.step = "C7"
         for ps in self.order():

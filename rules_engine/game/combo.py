@@ -31,7 +31,7 @@ from rules_engine.journal import (
     Knockdown,
     Thrown,
 )
-from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, PUMP_ALLOWED, Expiry
+from rules_engine.modifiers import COMBO_DAMAGE, COMBO_MOVE, FOLLOW, PUMP_ALLOWED, Expiry
 from rules_engine.ruleset import (
     OnOff,
     PumpTiming,
@@ -53,8 +53,10 @@ class ComboSteps(PowerUpSteps):
     """The steps of this module, on top of :class:`PowerUpSteps`."""
 
     def _rewind_and_combo(self, winner: PlayerState, loser: PlayerState) -> Step:
-        # C9: the loser's Rewind/bluff window (RW-1..RW-4).
-        allowed, _rule = cb.rewind_allowed(winner.kind, winner.combat_move)
+        # C9: the loser's Rewind/bluff window (RW-1..RW-4), judged on the move as it plays.
+        played = None if winner.combat_move is None else self.as_played(winner,
+                                                                         winner.combat_move)
+        allowed, _rule = cb.rewind_allowed(winner.kind, played)
         if allowed and loser.hand:
             _, action = yield from self._ask(
                 "C9", (loser.player,), "RW-1", self._check_face_down,
@@ -68,8 +70,8 @@ class ComboSteps(PowerUpSteps):
         if winner.kind == cb.DODGE:
             run.hit_back = True
         else:
-            assert winner.combat_card is not None and winner.combat_move is not None
-            m = winner.combat_move
+            assert winner.combat_card is not None and played is not None
+            m = played
             run.add(winner.player, ComboEntry(winner.combat_card, m, played_in_c10=False),
                     m.combo_points or 0)
             winner.combo_points_spent += m.combo_points or 0
@@ -84,6 +86,13 @@ class ComboSteps(PowerUpSteps):
             if isinstance(action, Stop):
                 break
             yield from self._play_combo_action(winner, action)
+            if self.combat.ended:
+                break
+        if self.combat.ended:  # card text ended the combat at a hit-back (Bubble Shield)
+            if loser.face_down is not None:
+                self.discard(loser, loser.face_down)  # placed, never revealed: no effect
+                loser.face_down = None
+            return
         moves = [e.move for e in self.combo]
         chains = [] if run.hit_back and not run.full_combo else cb.chain_lengths(
             moves, self.rules[winner.player].chains_any_order)
@@ -129,6 +138,10 @@ class ComboSteps(PowerUpSteps):
                 self._damage(loser, dmg, winner, "combat")
                 self._ko_check()
 
+    def as_played(self, ps: PlayerState, m: Move) -> Move:
+        """``m`` as card text makes it play in a combo (COMBO_MOVE: its type, its pump)."""
+        return self.modifiers.fold(COMBO_MOVE, ps, m, m)
+
     def _entry_damage(self, ps: PlayerState, e: ComboEntry) -> int:
         """C12 damage of one combo entry, after card text that changes damage."""
         return self.modifiers.fold(COMBO_DAMAGE, ps, e, e.damage_at_c12())
@@ -169,7 +182,8 @@ class ComboSteps(PowerUpSteps):
                 continue
             seen.add(c)
             moves = ps.character.moves_of(c)
-            for m in moves:
+            for printed in moves:
+                m = self.as_played(ps, printed)
                 if not m.is_attack_or_throw or self._combo_move_violation(ps, c, m) is not None:
                     continue
                 name = m.name if sum(1 for o in moves if o.type is m.type) > 1 else None
@@ -246,7 +260,8 @@ class ComboSteps(PowerUpSteps):
                 raise RuleViolation("CB-2", f"{action.card} is not in {player.name}'s hand")
             if action.card.is_joker:
                 raise RuleViolation("CB-2", "a Joker is never a combo move")
-            m = self.resolve_move(ps, action.card, action.move, action.name, "CB-2")
+            m = self.as_played(ps, self.resolve_move(ps, action.card, action.move, action.name,
+                                                     "CB-2"))
             v = self._combo_move_violation(ps, action.card, m)
             if v is not None:
                 raise v
@@ -294,7 +309,8 @@ class ComboSteps(PowerUpSteps):
             e.pumps.extend(action.cards)
             return
         assert isinstance(action, Combo)
-        m = self.resolve_move(ps, action.card, action.move, action.name, "CB-2")
+        m = self.as_played(ps, self.resolve_move(ps, action.card, action.move, action.name,
+                                                 "CB-2"))
         ps.hand.remove(action.card)
         for c in action.aces:  # CB-9: the mandatory cost is paid when the move is played
             ps.hand.remove(c)
@@ -316,7 +332,8 @@ class ComboSteps(PowerUpSteps):
             if m.type is MoveType.THROW:
                 fire(self, opp, Trigger.THROWN)
         yield from self.react()
-        yield from self._full_combo_window(ps, m)
+        if not self.combat.ended:
+            yield from self._full_combo_window(ps, m)
 
     def _full_combo_window(self, ps: PlayerState, m: Move) -> Step:
         """WIN-FULLCOMBO: opens when a move brings the spent points to exactly the limit."""
@@ -327,9 +344,10 @@ class ComboSteps(PowerUpSteps):
                        result: cb.CombatResult) -> Step:
         self.step = "C13"
         kd = self.ruleset.knockdowns is OnOff.ON
-        # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14).
+        # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14); none when
+        # card text ended the combat before its damage (Bubble Shield).
         hits: list[PlayerState] = []
-        if kd:
+        if kd and not self.combat.ended:
             if winner is not None and loser is not None and self.combo:
                 if self.combo[-1].move.knockdown:
                     hits.append(loser)

@@ -19,6 +19,7 @@ from rules_engine.actions import (
     Draw,
     Pass,
     Search,
+    UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType
 from rules_engine.errors import (
@@ -386,12 +387,19 @@ class GameCore:
         """A decision at the current step, for ability code."""
         return (yield from self._ask(self.step, players, rule, check, options))
 
-    def offer_counter(self, owner: PlayerState, ability: str) -> Generator[
+    def offer_counter(self, owner: PlayerState, ability: str,
+                      card: Card | None = None) -> Generator[
             Decision, tuple[PlayerId, Action], bool]:
         """WIN-REACTION / CTR-2: after ``owner`` paid an ability's costs and before it resolves,
         the opponent may counter it. Counters can be countered in turn (OQ-13): the last one
         played resolves first, and undoing a counter undoes what it did. Returns True if the
-        ability is countered (the caller then undoes it, CTR-3)."""
+        ability is countered (the caller then undoes it, CTR-3).
+
+        ``card`` is the card the ability was played from hand with (already paid: in the
+        discard pile or the ongoing area), or None. Countered, the counter's own text runs
+        (``CharacterRules.after_counter``) and the card goes where the counter says
+        (``counter_sends_card``: the discard pile by CTR-3, the deck's bottom for Crash and
+        Flow)."""
         opp = self.opponent(owner)
         rules = self.rules[opp.player]
         if not rules.can_counter(self, opp, ability):
@@ -403,11 +411,34 @@ class GameCore:
         if isinstance(action, Pass):
             return False
         refund = rules.pay_counter(self, opp, action)
-        countered_back = yield from self.offer_counter(opp, rules.counter_name(action))
+        own = action.card if isinstance(action, UseAbility) else None
+        countered_back = yield from self.offer_counter(opp, rules.counter_name(action), own)
         if countered_back:
             refund()  # CTR-3: the counter is undone, costs back to hand
             return False
+        yield from rules.after_counter(self, opp, owner, action)
+        if card is not None and rules.counter_sends_card(action) is Zone.DECK:
+            self._to_deck_bottom(owner, card)
         return True
+
+    def _to_deck_bottom(self, ps: PlayerState, card: Card) -> None:
+        """A countered card played from hand goes to the bottom of its owner's deck (GEN-6:
+        out of the discard pile, or out of the ongoing area with its effect)."""
+        if card in ps.discard:
+            ps.discard.remove(card)
+        else:
+            effect = next((e for e in ps.ongoing if e.card is card), None)
+            if effect is None:
+                raise EngineInvariantError(f"{card} is neither discarded nor in play")
+            ps.ongoing.remove(effect)
+            for c in effect.attached:
+                self.discard(ps, c)
+        ps.deck.append(card)
+
+    def end_combat(self) -> None:
+        """Card text ends this combat now (Bubble Shield): the steps left before C13 (draws,
+        damage, the combo) do not happen; C13 follows without knockdowns."""
+        self.combat.ended = True
 
     def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
         """GEN-6: take ``card`` out of zone ``frm`` and put it into ``to`` (the deck's top)."""
