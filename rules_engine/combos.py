@@ -13,8 +13,8 @@ Responsibility: the search, with the engine's own rules: the follow table
 (:func:`rules_engine.combat.follow_violation`), the damage of an entry
 (:meth:`rules_engine.state.ComboEntry.damage_at_c12`), and the character's always-on modifiers
 (:meth:`rules_engine.characters.CharacterRules.modifiers`: ``FOLLOW``, ``PUMP_ALLOWED``,
-``MOVE_ALLOWED``, ``COMBO_MOVE``, ``COMBAT_DAMAGE``, ``COMBO_DAMAGE``) folded over a fresh seat, so an
-implemented ability that changes which combos are legal or what they deal changes the table.
+``MOVE_ALLOWED``, ``COMBO_MOVE``, ``COMBAT_DAMAGE``, ``COMBO_DAMAGE``) folded over a fresh seat,
+so an implemented ability that changes which combos are legal or what they deal changes the table.
 Decisions of this module's making (docs/rules-engine.md, "The combo reference"):
 
 - the only limit on cards is the deck's four copies of each rank (S-2): the combat card, every

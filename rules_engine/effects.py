@@ -60,6 +60,19 @@ def play_ongoing(
     return effect
 
 
+def enter_play(ctx: AbilityContext, ps: PlayerState, card: Card, name: str, *,
+               ends_on: Collection[Trigger] = ()) -> Ongoing:
+    """Card text makes ``ps``'s combat card an ongoing effect ``name`` as it acts (Bubble Shield:
+    "this gets: Ongoing"): it leaves the combat area for the ongoing area at once, with no
+    counter window (its ability is an Ace's, which nothing counters: CTR-1)."""
+    if ps.combat_card is not card:
+        raise EngineInvariantError(f"{card} is not {ps.player.name}'s combat card")
+    ps.combat_card = None
+    effect = Ongoing(name, card, frozenset(ends_on), None, since_turn=ctx.turn, resolved=True)
+    ps.ongoing.append(effect)
+    return effect
+
+
 def active(ps: PlayerState, name: str) -> Ongoing | None:
     """The first resolved ongoing effect called ``name`` in ``ps``'s ongoing area, if any."""
     for effect in ps.ongoing:

@@ -116,6 +116,14 @@ class MoralHighGround(Enum):
     DIFFERENCE_PLUS_ONE = "DIFFERENCE_PLUS_ONE"
 
 
+class ProtectiveWard(Enum):
+    """Argagarg's 7 (characters/argagarg.md, source conflict): Combat Reveal (yomibase, 2nd
+    edition: the default) or Draw Phase (wiki 2015)."""
+
+    COMBAT_REVEAL = "COMBAT_REVEAL"
+    DRAW_PHASE = "DRAW_PHASE"
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """All Versus-relevant ``opt.*`` keys with their defaults (Appendix B)."""
@@ -143,6 +151,7 @@ class Ruleset:
     dodgeVsNoCardAttackOnly: bool = False                             # OQ-06
     faceBlockParity: FaceBlockParity = FaceBlockParity.RANK           # OQ-07
     moralHighGround: MoralHighGround = MoralHighGround.DIFFERENCE     # degrey.md conflict
+    protectiveWard: ProtectiveWard = ProtectiveWard.COMBAT_REVEAL     # argagarg.md conflict
 
     def to_json(self) -> dict[str, Any]:
         """Only the options that differ from the defaults, as JSON values."""

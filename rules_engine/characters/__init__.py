@@ -191,11 +191,13 @@ class CharacterRules:
 
 
 def _registry() -> dict[str, type[CharacterRules]]:
+    from rules_engine.characters.argagarg import ArgagargRules
     from rules_engine.characters.degrey import DeGreyRules
     from rules_engine.characters.grave import GraveRules
     from rules_engine.characters.jaina import JainaRules
 
-    return {"grave": GraveRules, "jaina": JainaRules, "degrey": DeGreyRules}
+    return {"grave": GraveRules, "jaina": JainaRules, "degrey": DeGreyRules,
+            "argagarg": ArgagargRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()
