@@ -183,6 +183,10 @@ class ReferenceContext:
     rotate: Callable[..., None] = _no_game
     grant_full_combo: Callable[..., None] = _no_game
     end_combat: Callable[..., None] = _no_game
+    freeze: Callable[..., None] = _no_game
+
+    def as_played(self, ps: PlayerState, m: Move) -> Move:
+        return self.modifiers.fold(COMBO_MOVE, ps, m, m)
     stand_up: Callable[..., None] = _no_game
 
 

@@ -74,6 +74,10 @@ MOVE_ALLOWED: Kind[RuleViolation | None] = Kind(
     "move_allowed", "(Move, step): why it may not be played now, or None (GEN-1)")
 POWER_UP_WITH: Kind[bool] = Kind("power_up_with", "a Card in hand at P2 (PU-2)")
 HAND_LIMIT: Kind[int] = Kind("hand_limit", "None; the K2 hand limit (HL-2)")
+BLOCK_DRAW: Kind[int] = Kind(
+    "block_draw", "the beaten Move (None: a Joker or no-card); cards the blocker draws (C8b)")
+BLOCK_DAMAGE: Kind[int] = Kind(
+    "block_damage", "the blocked attack's Move; the block damage the blocker takes (C8c)")
 DRAW_COUNT: Kind[int] = Kind("draw_count", "the step (T2); cards drawn in the draw phase")
 
 

@@ -118,6 +118,7 @@ class Combat:
     combat_card_damage: int = 0
     run: ComboRun = field(default_factory=ComboRun)
     ended: bool = False  # card text ended the combat before C13 (Bubble Shield)
+    no_combo: bool = False  # card text ended it after C8's damage (Relentless Strikes)
 
 
 @dataclass(slots=True)

@@ -67,6 +67,11 @@ class CharacterRules:
         return type(self).on_event is not CharacterRules.on_event
 
     @property
+    def contests_combat(self) -> bool:
+        """Whether :meth:`contest` is overridden (the game skips asking otherwise)."""
+        return type(self).contest is not CharacterRules.contest
+
+    @property
     def overrides_combat(self) -> bool:
         """Whether :meth:`combat_override` is overridden (the game skips asking otherwise)."""
         return type(self).combat_override is not CharacterRules.combat_override
@@ -89,6 +94,14 @@ class CharacterRules:
         """C6: a different result for active seats ``a`` against ``b`` (winner 0 is ``a``)
         because of this seat's card text (armour, "beats all attacks"), or None."""
         return None
+
+    def contest(self, ctx: AbilityContext, ps: PlayerState, a: PlayerState, b: PlayerState,
+                result: CombatResult) -> Generator[Decision, tuple[PlayerId, Action],
+                                                   CombatResult | None]:
+        """C6, after :meth:`combat_override`: a different result this seat's card text makes
+        by a choice it may ask for (Relentless Strikes), or None."""
+        return None
+        yield  # pragma: no cover
 
     # --- ability windows (INI-4) ------------------------------------------------------
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:

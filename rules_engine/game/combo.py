@@ -31,7 +31,7 @@ from rules_engine.journal import (
     Knockdown,
     Thrown,
 )
-from rules_engine.modifiers import COMBO_DAMAGE, COMBO_MOVE, FOLLOW, PUMP_ALLOWED, Expiry
+from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, PUMP_ALLOWED, Expiry
 from rules_engine.ruleset import (
     OnOff,
     PumpTiming,
@@ -137,10 +137,6 @@ class ComboSteps(PowerUpSteps):
             if dmg:
                 self._damage(loser, dmg, winner, "combat")
                 self._ko_check()
-
-    def as_played(self, ps: PlayerState, m: Move) -> Move:
-        """``m`` as card text makes it play in a combo (COMBO_MOVE: its type, its pump)."""
-        return self.modifiers.fold(COMBO_MOVE, ps, m, m)
 
     def _entry_damage(self, ps: PlayerState, e: ComboEntry) -> int:
         """C12 damage of one combo entry, after card text that changes damage."""

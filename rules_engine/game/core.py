@@ -18,7 +18,9 @@ from rules_engine.actions import (
     Action,
     Draw,
     Pass,
+    PowerUp,
     Search,
+    Stop,
     UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType
@@ -29,7 +31,7 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal
-from rules_engine.modifiers import MOVE_ALLOWED, Expiry, Modifier, Modifiers
+from rules_engine.modifiers import COMBO_MOVE, MOVE_ALLOWED, Expiry, Modifier, Modifiers
 from rules_engine.rng import SplitMix64
 from rules_engine.ruleset import (
     DEFAULT_RULESET,
@@ -99,6 +101,10 @@ class GameCore:
         # the seats whose rules may override C6, in seat order
         self._overriders = [ps.player for ps in self.players
                             if self.rules[ps.player].overrides_combat]
+        # ... and those whose rules may change it by a choice (CharacterRules.contest)
+        self._contesters = [ps.player for ps in self.players
+                            if self.rules[ps.player].contests_combat]
+        self.frozen: set[PlayerId] = set()  # seats whose decisions are skipped this turn
         self.journal = Journal()
         self._delivered = 0
         self.turn = 0
@@ -236,7 +242,30 @@ class GameCore:
         check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
     ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
         self.step = step
+        if self.frozen and all(p in self.frozen for p in players):
+            return players[0], self._frozen_choice(players[0], check, options)
         return (yield Decision(step, players, rule, check, options))
+
+    def _frozen_choice(self, player: PlayerId, check: Callable[[PlayerId, Action], None],
+                       options: Callable[[PlayerId], list[Action]]) -> Action:
+        """A frozen seat skips its decisions (Chillbane): it passes, stops or takes nothing
+        where it may; where it must choose, the engine takes the first legal choice. No event
+        is logged (the replay makes the same choice)."""
+        legal = options(player)
+        for skip in (Pass(), Stop(), PowerUp()):
+            if skip in legal:
+                return skip
+        choice = legal[0]
+        check(player, choice)
+        return choice
+
+    def as_played(self, ps: PlayerState, m: Move) -> Move:
+        """``m`` as card text makes it play in a combo (COMBO_MOVE: its type, its pump)."""
+        return self.modifiers.fold(COMBO_MOVE, ps, m, m)
+
+    def freeze(self, ps: PlayerState) -> None:
+        """``ps`` skips every decision it would make for the rest of this turn."""
+        self.frozen.add(ps.player)
 
     def order(self) -> tuple[PlayerState, ...]:
         """Every seat, initiative first (GEN-4, INI-6)."""
@@ -435,10 +464,15 @@ class GameCore:
                 self.discard(ps, c)
         ps.deck.append(card)
 
-    def end_combat(self) -> None:
+    def end_combat(self, after_damage: bool = False) -> None:
         """Card text ends this combat now (Bubble Shield): the steps left before C13 (draws,
-        damage, the combo) do not happen; C13 follows without knockdowns."""
-        self.combat.ended = True
+        damage, the combo) do not happen; C13 follows without knockdowns. ``after_damage``
+        (Relentless Strikes, at C6): C7 and C8 happen first, then no Rewind window and no
+        combo."""
+        if after_damage:
+            self.combat.no_combo = True
+        else:
+            self.combat.ended = True
 
     def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
         """GEN-6: take ``card`` out of zone ``frm`` and put it into ``to`` (the deck's top)."""
