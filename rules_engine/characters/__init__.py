@@ -207,10 +207,11 @@ def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.argagarg import ArgagargRules
     from rules_engine.characters.degrey import DeGreyRules
     from rules_engine.characters.grave import GraveRules
+    from rules_engine.characters.gwen import GwenRules
     from rules_engine.characters.jaina import JainaRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "degrey": DeGreyRules,
-            "argagarg": ArgagargRules}
+            "argagarg": ArgagargRules, "gwen": GwenRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()
