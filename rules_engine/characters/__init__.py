@@ -194,6 +194,11 @@ class CharacterRules:
         (CTR-3), or ``Zone.DECK`` for its owner's deck bottom (Crash and Flow)."""
         return Zone.DISCARD
 
+    def position_key(self) -> str:
+        """What this seat's card text keeps in mind beyond the seat's zones and statuses
+        (options named, triggers pending), for the position fingerprint; "" when nothing."""
+        return ""
+
     # --- bots -------------------------------------------------------------------------
     def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
                    legal: Sequence[Action]) -> Action | None:

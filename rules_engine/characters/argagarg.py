@@ -107,6 +107,10 @@ class ArgagargRules(CharacterRules):
     def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
         self.down_at_start = ps.knocked_down
 
+    def position_key(self) -> str:
+        """Knocked down when this turn began (no Hex at its end)."""
+        return "down" if self.down_at_start else ""
+
     # --- Hex of Murkwood (innate) ------------------------------------------------------------
     def at_end_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """K1: the opponent takes 2 (+2 per Bubble Shield) unless he was knocked down."""

@@ -96,6 +96,10 @@ class DeGreyRules(CharacterRules):
         self.ctx: AbilityContext | None = None
         self.last_revealed = cb.ATTACK  # the opponent's last combat-revealed action (bots)
 
+    def position_key(self) -> str:
+        """The options named by this turn's Rhetorics; Point, Counterpoint spent."""
+        return ",".join(self.rhetoric) + (";counterpoint" if self.counterpoint_used else "")
+
     # --- Moral High Ground (innate) -----------------------------------------------------
     def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
         self.rhetoric = []

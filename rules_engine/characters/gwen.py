@@ -122,6 +122,11 @@ class GwenRules(CharacterRules):
         self.slow_next = 0  # Chillbanes that slow the opponent next turn
         self.striking = False  # Relentless Strikes used this combat: the black card hits
 
+    def position_key(self) -> str:
+        """Chillbanes pending for next turn; Relentless Strikes used this combat."""
+        return (f"chill:{self.slow_next}" if self.slow_next else "") + (
+            ";strikes" if self.striking else "")
+
     def modifiers(self, seat: PlayerId) -> list[Modifier[Any]]:
         """Shadow Plague: one more card in the draw phase (T2)."""
         return [Modifier(DRAW_COUNT, seat, _one_more, SHADOW_PLAGUE)]

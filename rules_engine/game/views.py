@@ -44,7 +44,8 @@ class Views(GameCore):
                 "players": players}
 
     def fingerprint(self) -> str:
-        """A short hash of the whole position (life, zones in order, statuses, turn, step).
+        """A short hash of the whole position (life, zones in order, statuses, turn, step, and
+        what card text keeps in mind: ``CharacterRules.position_key``, frozen seats).
 
         Two replays that end in the same fingerprint reached the same position.
         """
@@ -58,6 +59,11 @@ class Views(GameCore):
                     [",".join(c.code for c in ps.attached),
                      *(f"{e.name}:{e.card.code}:{','.join(c.code for c in e.attached)}"
                        for e in ps.ongoing)]))
+            kept = self.rules[ps.player].position_key()
+            if kept:  # card text's memory (named options, pending triggers): only when any
+                parts.append(kept)
+        if self.frozen:
+            parts.append("frozen:" + ",".join(sorted(p.name for p in self.frozen)))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     def totals(self, seat: PlayerId) -> Totals:
