@@ -124,6 +124,14 @@ class ProtectiveWard(Enum):
     DRAW_PHASE = "DRAW_PHASE"
 
 
+class ArgagargLife(Enum):
+    """Argagarg's starting life (characters/argagarg.md, source conflict): 85 (yomibase,
+    alpha-counter: the default) or 90 (wiki 2015)."""
+
+    LIFE_85 = "LIFE_85"
+    LIFE_90 = "LIFE_90"
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """All Versus-relevant ``opt.*`` keys with their defaults (Appendix B)."""
@@ -152,6 +160,13 @@ class Ruleset:
     faceBlockParity: FaceBlockParity = FaceBlockParity.RANK           # OQ-07
     moralHighGround: MoralHighGround = MoralHighGround.DIFFERENCE     # degrey.md conflict
     protectiveWard: ProtectiveWard = ProtectiveWard.COMBAT_REVEAL     # argagarg.md conflict
+    argagargLife: ArgagargLife = ArgagargLife.LIFE_85                 # argagarg.md conflict
+
+    def starting_life(self, character_id: str, printed: int) -> int:
+        """A character's starting life (S-5; GEN-8's cap) under these options."""
+        if character_id == "argagarg" and self.argagargLife is ArgagargLife.LIFE_90:
+            return 90
+        return printed
 
     def to_json(self) -> dict[str, Any]:
         """Only the options that differ from the defaults, as JSON values."""

@@ -10,6 +10,7 @@ the modules layered on top of this one, each a class that extends the one below 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +81,9 @@ class GameCore:
         from rules_engine.characters import rules_for
 
         self.ruleset = ruleset
+        # a starting life the ruleset changes (a source conflict's other reading, S-5)
+        p1, p2 = (ch if ruleset.starting_life(ch.id, ch.life) == ch.life
+                  else replace(ch, life=ruleset.starting_life(ch.id, ch.life)) for ch in (p1, p2))
         self.seed = seed
         self.recorded = seed is None
         self.rng = SplitMix64(seed) if seed is not None else None

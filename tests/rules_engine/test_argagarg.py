@@ -349,3 +349,22 @@ def test_bubble_shield_absorbs_a_hit_back__CB_7() -> None:
     assert arg.ongoing == [] and card("3C") in arg.discard and arg.face_down is None
     _finish_turn(g, 2)
     assert g.life[0] == life
+
+
+def test_life_85_by_default_and_90_under_the_option__S_5_GEN_8() -> None:
+    from rules_engine.ruleset import ArgagargLife
+
+    g = recorded_game("2C 3C 4C 5C 6C 8C 9C", PLAIN, p1="argagarg", p2="grave")
+    assert g.life == (85, 90)
+    rs = Ruleset(argagargLife=ArgagargLife.LIFE_90)
+    g90 = recorded_game("2C 3C 4C 5C 6C 8C 9C", PLAIN, p1="argagarg", p2="grave", ruleset=rs,
+                        first=P1)
+    assert g90.life == (90, 90) and g90.state(P1).character.life == 90  # the GEN-8 cap too
+    # equal lives now: turn 1's initiative is the coin flip (INI-3), here P1's
+    assert g90.initiative is P1
+    from rules_engine.replay import replay
+    from rules_engine.selfplay import play_game
+
+    _, log = play_game("argagarg", "gwen", 3, ruleset=rs)  # type: ignore[arg-type]
+    assert log.to_json()["ruleset"] == {"argagargLife": "LIFE_90"}
+    assert replay(log.dumps()).status == "legal"
