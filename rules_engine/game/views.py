@@ -17,8 +17,8 @@ class Views(GameCore):
         """GEN-9: what a player may know now: life, hand and deck sizes, discard piles,
         knockdowns, revealed combat cards, that a face-down card exists (not which), combo
         points spent, cards in play (``ongoing``: name, card, attached; ``attached``: cards on
-        the character card; keys present only when not empty). ``viewer`` also sees their own
-        hand (GEN-6)."""
+        the character card; keys present only when not empty), ``frozen`` for a seat whose
+        decisions are skipped this turn. ``viewer`` also sees their own hand (GEN-6)."""
         players: dict[str, object] = {}
         for ps in self.players:
             entry: dict[str, object] = {
@@ -37,6 +37,8 @@ class Views(GameCore):
                 entry["ongoing"] = [e.to_json() for e in ps.ongoing]
             if ps.attached:
                 entry["attached"] = [c.code for c in ps.attached]
+            if ps.player in self.frozen:
+                entry["frozen"] = True  # Chillbane: its decisions are skipped this turn
             if viewer is ps.player:
                 entry["hand"] = [c.code for c in ps.hand]
             players[ps.player.name] = entry

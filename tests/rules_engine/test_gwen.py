@@ -170,9 +170,12 @@ def test_chillbane_freezes_the_opponent_no_rewind_then_slows_them() -> None:
     g = recorded_game("JC 2C 3C 4C 5C 6C TC", "X1 8D 2D 3D 4D 6D 9D", p1="gwen", p2="grave")
     fight(g, commit("JC", "attack", "Chains of Ice"), commit("8D", "throw"))
     assert g.step == "C10" and g.actor is P1  # no C9 decision for the frozen Grave
+    assert g.public_view(P1)["players"]["P2"]["frozen"] is True  # type: ignore[index]
+    assert "frozen" not in g.public_view(P1)["players"]["P1"]  # type: ignore[operator]
     g.apply(P1, Stop())
     _finish_turn(g, 1)
     assert card("X1") in g.state(P2).hand
+    assert "frozen" not in g.public_view(P2)["players"]["P2"]  # type: ignore[operator]
     # next turn Grave's 2.6 attack is 4.6: Gwen's 4.0 attack wins
     draw(g, P2, "JS")  # Grave (83) has initiative now
     draw(g, P1, "7C")
