@@ -274,6 +274,8 @@ def test_bubble_shield_against_a_joker__AR_1() -> None:
 
 
 def test_a_plain_block_keeps_its_card() -> None:
+    """argagarg.md, Bubble Shield: only the Ace's block becomes Ongoing; a normal block returns
+    (AR-BLK-2)."""
     g = recorded_game("AC 2C 3C 4C 5C 6C 8C", PLAIN, p1="argagarg", p2="grave")
     fight(g, commit("5C", "block"), commit("5D", "attack"))
     draw(g, P2, "KS")
@@ -283,6 +285,7 @@ def test_a_plain_block_keeps_its_card() -> None:
 
 # --- bots and self-play -------------------------------------------------------------------------
 def test_greedy_wards_against_attacks_and_counters() -> None:
+    """Issue 12, bots: ArgagargRules' greedy heuristic (its class docstring)."""
     g = recorded_game("7C 8C 2C 3C 4C 5C 6C", PLAIN, p1="argagarg", p2="grave")
     fight(g, commit("8C", "throw"), commit("5D", "attack"))
     assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == UseAbility(WARD, card("7C"))

@@ -52,6 +52,8 @@ def test_rhetoric_naming_the_revealed_action_gains_12() -> None:
 
 
 def test_rhetoric_naming_another_action_gains_nothing() -> None:
+    """degrey.md, Troublesome Rhetoric: life only if the opponent combat-reveals the named
+    option."""
     g = _hurt_then_turn_two("4C 5C 6C 7C 8C 9C TC")
     g.apply(P1, UseAbility(RHETORIC, card("4C"), option="throw"))
     fight(g, commit("5C", "attack"), commit("5D", "block"))
@@ -224,6 +226,7 @@ def test_a_normal_dodge_hit_back_stays_one_ender__CB_7() -> None:
 
 
 def test_ghost_riposte_thrown_is_discarded() -> None:
+    """degrey.md, Ghost Riposte: "unless you were thrown" (AR-THR-2)."""
     g = recorded_game("AC 5C 6C 7C 8C 9C TC", PLAIN, p1="degrey", p2="grave")
     fight(g, commit("AC", "dodge"), commit("8D", "throw"))
     g.apply(P1, Pass())  # C9: DeGrey's Rewind window (he lost)
@@ -233,6 +236,8 @@ def test_ghost_riposte_thrown_is_discarded() -> None:
 
 # --- Moral High Ground (innate) ----------------------------------------------------------------
 def test_moral_high_ground_adds_the_hand_difference_after_the_combo() -> None:
+    """degrey.md, Innate (Moral High Ground): computed after the combo, special and super attacks
+    only."""
     g = recorded_game("QC 5C 6C 7C 8C 9C TC", PLAIN, p1="degrey", p2="grave")
     fight(g, commit("QC", "attack", "Pilebunker"), commit(None))
     g.apply(P2, Pass())  # C9
@@ -246,6 +251,7 @@ def test_moral_high_ground_adds_the_hand_difference_after_the_combo() -> None:
 
 
 def test_moral_high_ground_plus_one_option() -> None:
+    """degrey.md, Moral High Ground source conflict: the wiki's reading as opt.moralHighGround."""
     g = recorded_game("QC 5C 6C 7C 8C 9C TC", PLAIN, p1="degrey", p2="grave",
                       ruleset=Ruleset(moralHighGround=MoralHighGround.DIFFERENCE_PLUS_ONE))
     fight(g, commit("QC", "attack", "Pilebunker"), commit(None))
@@ -256,6 +262,7 @@ def test_moral_high_ground_plus_one_option() -> None:
 
 
 def test_no_moral_high_ground_when_the_opponent_holds_no_more() -> None:
+    """degrey.md, Moral High Ground: no bonus on block damage (no combo) or without a difference."""
     g = recorded_game("QC 5C 6C 7C 8C 9C TC", PLAIN, p1="degrey", p2="grave")
     fight(g, commit("QC", "attack", "Pilebunker"), commit("5D", "block"))
     # blocked: block damage only, no combo and no bonus (DeGrey 6 cards, Grave 6 + draw)
@@ -290,6 +297,7 @@ def test_greedy_plays_point_counterpoint_only_when_the_rotation_wins__BOT_DEGREY
 
 
 def test_greedy_rhetoric_when_hurt_and_random_bot_sees_every_choice() -> None:
+    """Issue 12, bots: DeGreyRules' greedy heuristic; the random bot chooses among all choices."""
     g = _hurt_then_turn_two("4C 5C 6C 7C 8C 9C TC")
     legal = g.legal_actions(P1)
     assert GreedyBot().choose(g, P1, legal) == UseAbility(RHETORIC, card("4C"), option="attack")

@@ -95,6 +95,8 @@ def test_relentless_strikes_turns_a_normal_block_into_a_win__AB_1() -> None:
 
 
 def test_relentless_strikes_declined_is_an_ordinary_block() -> None:
+    """gwen.md, Innate abilities (Relentless Strikes: "you may"): declined, the block works as
+    usual (AR-BLK-1, AR-BLK-2)."""
     g = recorded_game("5C 2H 3S 4D 6S JC TC", PLAIN, p1="gwen", p2="grave")
     fight(g, commit("5C", "attack"), commit("5D", "block"))
     g.apply(P1, Pass())
@@ -114,6 +116,8 @@ def test_relentless_strikes_illegal_choices__AB_1() -> None:
 
 
 def test_no_relentless_strikes_for_an_ender_or_without_both_colours() -> None:
+    """gwen.md, Relentless Strikes: only a non-Ender attack, and only with a red and a black normal
+    attack in hand."""
     # Shadow Slice is an Ender: no decision when it is blocked
     g = recorded_game("QC 2H 3S 4D 6S JC TC", PLAIN, p1="gwen", p2="grave")
     fight(g, commit("QC", "attack"), commit("5D", "block"))
@@ -125,6 +129,8 @@ def test_no_relentless_strikes_for_an_ender_or_without_both_colours() -> None:
 
 
 def test_no_relentless_strikes_against_a_special_block() -> None:
+    """gwen.md, Relentless Strikes: a normal block only (docs/rules-engine.md, Gwen: special
+    blocks)."""
     # Gwen's own 10 blocks as Gloria's Remedy (a special block) in the mirror
     g = recorded_game("5C 2H 3S 4D 6S JC TC", "TD 2D 3D 4D 5D 6D 8D", p1="gwen", p2="gwen",
                       first=P1)
@@ -134,6 +140,7 @@ def test_no_relentless_strikes_against_a_special_block() -> None:
 
 
 def test_protective_ward_makes_her_attack_an_ender_so_no_strikes() -> None:
+    """gwen.md Relentless Strikes with argagarg.md Protective Ward: her attack plays as an Ender."""
     g = recorded_game("5C 2H 3S 4D 6S JC TC", "7D 5D 2D 3D 4D 6D 8D", p1="gwen",
                       p2="argagarg", first=P1)
     fight(g, commit("5C", "attack"), commit("5D", "block"))
@@ -166,11 +173,13 @@ def test_countered_glorias_remedy_is_an_ordinary_block__AB_11_CTR_3() -> None:
 
 # --- Chillbane (J: Chains of Ice) -----------------------------------------------------------------
 def test_chillbane_freezes_the_opponent_no_rewind_then_slows_them() -> None:
+    """gwen.md, Card abilities (Chillbane) and FAQ ("Chillbane prevents Rewind Time Jokers")."""
     # Grave holds a Joker: he would place it at C9, but he is frozen
     g = recorded_game("JC 2C 3C 4C 5C 6C TC", "X1 8D 2D 3D 4D 6D 9D", p1="gwen", p2="grave")
     fight(g, commit("JC", "attack", "Chains of Ice"), commit("8D", "throw"))
     assert g.step == "C10" and g.actor is P1  # no C9 decision for the frozen Grave
     assert g.public_view(P1)["players"]["P2"]["frozen"] is True  # type: ignore[index]
+    assert _illegal(g, P2, Pass()) == "C10"  # an event of the frozen player is not due
     assert "frozen" not in g.public_view(P1)["players"]["P1"]  # type: ignore[operator]
     g.apply(P1, Stop())
     _finish_turn(g, 1)
@@ -185,6 +194,7 @@ def test_chillbane_freezes_the_opponent_no_rewind_then_slows_them() -> None:
 
 
 def test_a_frozen_player_skips_power_up_and_abilities() -> None:
+    """gwen.md, Chillbane: they skip all decisions the rest of the turn (Power Up included)."""
     # frozen Grave holds a pair (a set to power up with) and would otherwise decide at P2
     g = recorded_game("JC 2C 3C 4C 5C 6C TC", "2D 2H 8D 3D 4D 6D 9D", p1="gwen", p2="grave")
     fight(g, commit("JC", "attack", "Chains of Ice"), commit("8D", "throw"))
@@ -201,6 +211,7 @@ def test_countered_chillbane_freezes_nothing__CTR_3() -> None:
 
 
 def test_links_of_ice_does_not_freeze() -> None:
+    """gwen.md, Chillbane: only a hit with Chains of Ice freezes."""
     g = recorded_game("JC 2C 3C 4C 5C 6C TC", "X1 8D 2D 3D 4D 6D 9D", p1="gwen", p2="grave")
     fight(g, commit("JC", "attack", "Links of Ice"), commit("8D", "throw"))
     assert g.step == "C9" and g.actor is P2
@@ -208,6 +219,7 @@ def test_links_of_ice_does_not_freeze() -> None:
 
 # --- bots and self-play -------------------------------------------------------------------------
 def test_greedy_strikes_with_the_strongest_black_normal_attack() -> None:
+    """Issue 12, bots: GwenRules' greedy heuristic (its class docstring)."""
     g = recorded_game("5C 2H 3S 4D 6S JC TC", PLAIN, p1="gwen", p2="grave")
     fight(g, commit("5C", "attack"), commit("5D", "block"))
     assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == UseAbility(
