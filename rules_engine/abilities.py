@@ -8,8 +8,9 @@ character module (``rules_engine.characters.<id>``) is written against :class:`A
 and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_engine.game`
 (an import-linter contract checks this), so what a character can do to a game is exactly what
 is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
-search for Aces, shuffle, offer a counter, rotate or void a combat card, stand a seat up, find
-the opponent or partner, and add a modifier (:mod:`rules_engine.modifiers`).
+search for Aces, shuffle, offer a counter, rotate or void a combat card, let a dodge's hit-back
+be a full combo, end the combat, freeze a seat, stand a seat up, find the opponent or partner,
+see a move as card text makes it play, and add a modifier (:mod:`rules_engine.modifiers`).
 
 The game implements this protocol; each method's docstring states the rule it keeps.
 """
@@ -20,7 +21,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import Any, Protocol
 
 from rules_engine.actions import Action
-from rules_engine.cards import Card
+from rules_engine.cards import Card, Move
 from rules_engine.modifiers import Modifier
 from rules_engine.ruleset import Ruleset
 from rules_engine.state import ComboEntry, Decision, PlayerState, Step, Zone
@@ -98,8 +99,25 @@ class AbilityContext(Protocol):
         """Shuffle ``ps``'s deck (seeded games; a recorded game's draws name their cards)."""
         ...
 
-    def offer_counter(self, owner: PlayerState, ability: str) -> Countered:
-        """CTR-2: the other side may counter ``ability`` now; True if it was countered."""
+    def offer_counter(self, owner: PlayerState, ability: str,
+                      card: Card | None = None) -> Countered:
+        """CTR-2: the other side may counter ``ability`` now; True if it was countered. Pass
+        ``card``, the card the ability was played from hand with (already discarded or in
+        play), so a counter that moves it elsewhere (Crash and Flow: the deck's bottom) can."""
+        ...
+
+    def end_combat(self, after_damage: bool = False) -> None:
+        """Card text ends this combat now (Bubble Shield): no more draws, damage or combo
+        this combat; C13 follows, without knockdowns. With ``after_damage`` (Relentless
+        Strikes) C7 and C8 happen first, then no Rewind window and no combo."""
+        ...
+
+    def freeze(self, ps: PlayerState) -> None:
+        """``ps`` skips every decision it would make for the rest of this turn (Chillbane)."""
+        ...
+
+    def as_played(self, ps: PlayerState, m: Move) -> Move:
+        """``m`` as card text makes it play in a combo (the ``COMBO_MOVE`` modifiers)."""
         ...
 
     def rotate(self, ps: PlayerState) -> None:
@@ -110,6 +128,9 @@ class AbilityContext(Protocol):
         """The top cards of ``ps``'s deck, top first, that card text showed ``ps`` (cards it put
         back on top, ``move`` to ``Zone.DECK``) and still in that order: no shuffle since. In a
         recorded game the next draws must be these cards."""
+    def grant_full_combo(self, ps: PlayerState) -> None:
+        """CB-13: ``ps`` won this combat with a dodge; its hit-back may be a full combo (the
+        normal follow rules and combo points apply) instead of CB-7's single Ender."""
         ...
 
     def stand_up(self, ps: PlayerState) -> None:

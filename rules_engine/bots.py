@@ -71,8 +71,7 @@ def _card_value(c: Card) -> int:
 
 class GreedyBot:
     """Highest-damage combo available, sensible combat choices, Rewind Jokers when it can;
-    at a character's ability decisions, that character's heuristic
-    (``CharacterRules.greedy_choice``, stated in each character module) comes first."""
+    a character's abilities by its rules' ``bot_choice`` heuristic (random when it has none)."""
 
     name = "greedy"
 
@@ -82,8 +81,8 @@ class GreedyBot:
     def choose(self, game: Game, player: PlayerId, legal: Sequence[Action]) -> Action:
         first = legal[0]
         ps = game.state(player)
-        # the character's own heuristic for its abilities (CharacterRules.greedy_choice)
-        pick = game.rules[player].greedy_choice(game, ps, legal)
+        # the character's own heuristic for its abilities (CharacterRules.bot_choice)
+        pick = game.rules[player].bot_choice(game, ps, legal)
         if pick is not None and pick in legal:
             return pick
         if isinstance(first, NoCard) or any(isinstance(a, Commit) for a in legal):
@@ -165,8 +164,9 @@ class GreedyBot:
             used = {a.card, *a.aces}
             rest = [c for c in ps.hand if c not in used]
             spent = ps.combo_points_spent + (m.combo_points or 0)
-            closed = game.combat.run.hit_back or m.follow_type in (ComboType.ENDER,
-                                                                   ComboType.CANT_COMBO)
+            run = game.combat.run
+            closed = (run.hit_back and not run.full_combo) or m.follow_type in (
+                ComboType.ENDER, ComboType.CANT_COMBO)
             dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent, rest, 4))
             if dmg > best_damage:
                 best_damage, best = dmg, a

@@ -1,11 +1,12 @@
-"""Command line: ``python -m rules_engine play|validate|timeline|bench|coverage``.
+"""Command line: ``python -m rules_engine play|validate|timeline|bench|coverage|combos``.
 
 Responsibility: argument parsing, files and exit codes. ``validate`` exits 0 when every log is
 legal with a matching result, 1 when one is illegal or its result does not match, 2 when one is
 unreadable, 3 on an engine error (our bug), 4 when one is not verifiable yet (a character or a
 mode the engine does not play yet). ``timeline`` prints a log turn by turn (exit 0, 1 if
 the log stops at an illegal event or before the end, 2 if unreadable). The game logic lives
-elsewhere.
+elsewhere. ``combos`` prints the combo reference of a character (:mod:`rules_engine.combos`;
+exit 2 for an unknown character).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ import time
 from pathlib import Path
 
 from rules_engine.cards import characters
+from rules_engine.combos import combos
+from rules_engine.combos import to_json as combos_json
+from rules_engine.combos import to_text as combos_text
 from rules_engine.coverage import (
     Coverage,
     citations,
@@ -161,6 +165,17 @@ def _coverage(args: argparse.Namespace) -> int:
     return 1 if (todo_ids(cov) and args.strict) else 0
 
 
+def _combos(args: argparse.Namespace) -> int:
+    known = characters()
+    if args.character not in known:
+        print(f"unknown character {args.character!r}; choose from {', '.join(sorted(known))}",
+              file=sys.stderr)
+        return 2
+    lines = combos(args.character, hand_difference=args.hand_difference)
+    print(combos_json(lines) if args.json else combos_text(args.character, lines))
+    return 0
+
+
 def todo_ids(cov: Coverage) -> list[str]:
     """In-scope IDs no game-driving test cites: uncited, then cited by helper tests only."""
     return [*cov.uncited, *cov.helper_only]
@@ -195,6 +210,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--strict", action="store_true",
                    help="exit 1 if no test that drives the game cites some in-scope ID")
     c.set_defaults(func=_coverage)
+    k = sub.add_parser("combos", help="the highest-damage combo from each attack and throw")
+    k.add_argument("character", help="a character id (grave, degrey, ...)")
+    k.add_argument("--json", action="store_true",
+                   help='print [{"start": {...}, "cards": [...], "damage": N}, ...]')
+    k.add_argument("--hand-difference", type=int, default=0, metavar="N",
+                   help="the opponent holds N more cards once the combo is finished "
+                        "(DeGrey's Moral High Ground); default 0")
+    k.set_defaults(func=_combos)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

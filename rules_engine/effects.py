@@ -50,12 +50,26 @@ def play_ongoing(
     ps.hand.remove(card)
     effect = Ongoing(name, card, frozenset(ends_on), limit, since_turn=ctx.turn)
     ps.ongoing.append(effect)  # face up while the counter window is open (GEN-9)
-    countered = yield from ctx.offer_counter(ps, name)
+    countered = yield from ctx.offer_counter(ps, name, card)
     if countered:
-        ps.ongoing.remove(effect)
-        ctx.discard(ps, card)  # CTR-3: prevented, the card played from hand is discarded
+        if effect in ps.ongoing:  # (a counter may have sent the card elsewhere already)
+            ps.ongoing.remove(effect)
+            ctx.discard(ps, card)  # CTR-3: prevented, the card played from hand is discarded
         return None
     effect.resolved = True
+    return effect
+
+
+def enter_play(ctx: AbilityContext, ps: PlayerState, card: Card, name: str, *,
+               ends_on: Collection[Trigger] = ()) -> Ongoing:
+    """Card text makes ``ps``'s combat card an ongoing effect ``name`` as it acts (Bubble Shield:
+    "this gets: Ongoing"): it leaves the combat area for the ongoing area at once, with no
+    counter window (its ability is an Ace's, which nothing counters: CTR-1)."""
+    if ps.combat_card is not card:
+        raise EngineInvariantError(f"{card} is not {ps.player.name}'s combat card")
+    ps.combat_card = None
+    effect = Ongoing(name, card, frozenset(ends_on), None, since_turn=ctx.turn, resolved=True)
+    ps.ongoing.append(effect)
     return effect
 
 

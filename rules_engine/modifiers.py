@@ -68,10 +68,17 @@ COMBO_DAMAGE: Kind[int] = Kind("combo_damage", "a ComboEntry at C12 (base + pump
 FOLLOW: Kind[RuleViolation | None] = Kind(
     "follow", "(previous Move, next Move): why the next may not follow, or None (CB-4)")
 PUMP_ALLOWED: Kind[bool] = Kind("pump_allowed", "a ComboEntry that could be pumped (PM-1)")
+COMBO_MOVE: Kind[Move] = Kind(
+    "combo_move", "a Move as it plays in a combo (C10) and for Rewind eligibility (C9): card "
+                  "text that changes its combo type or pump (Protective Ward: Enders, no pumps)")
 MOVE_ALLOWED: Kind[RuleViolation | None] = Kind(
     "move_allowed", "(Move, step): why it may not be played now, or None (GEN-1)")
 POWER_UP_WITH: Kind[bool] = Kind("power_up_with", "a Card in hand at P2 (PU-2)")
 HAND_LIMIT: Kind[int] = Kind("hand_limit", "None; the K2 hand limit (HL-2)")
+BLOCK_DRAW: Kind[int] = Kind(
+    "block_draw", "the beaten Move (None: a Joker or no-card); cards the blocker draws (C8b)")
+BLOCK_DAMAGE: Kind[int] = Kind(
+    "block_damage", "the blocked attack's Move; the block damage the blocker takes (C8c)")
 DRAW_COUNT: Kind[int] = Kind("draw_count", "the step (T2); cards drawn in the draw phase")
 MOVE: Kind[Move] = Kind(
     "move", "the Card; the Move a seat plays from it, as card text changes its printed stats "

@@ -115,6 +115,30 @@ class UnstablePowerRotation(Enum):
     ANY_CARD_WITH_ATTACK = "ANY_CARD_WITH_ATTACK"  # the first-edition FAQ (FR-JAINA-9)
 
 
+class MoralHighGround(Enum):
+    """DeGrey's innate (characters/degrey.md, source conflict): the bonus is the difference in
+    hand sizes (yomibase, 2nd edition: the default) or the difference plus one (wiki 2015)."""
+
+    DIFFERENCE = "DIFFERENCE"
+    DIFFERENCE_PLUS_ONE = "DIFFERENCE_PLUS_ONE"
+
+
+class ProtectiveWard(Enum):
+    """Argagarg's 7 (characters/argagarg.md, source conflict): Combat Reveal (yomibase, 2nd
+    edition: the default) or Draw Phase (wiki 2015)."""
+
+    COMBAT_REVEAL = "COMBAT_REVEAL"
+    DRAW_PHASE = "DRAW_PHASE"
+
+
+class ArgagargLife(Enum):
+    """Argagarg's starting life (characters/argagarg.md, source conflict): 85 (yomibase,
+    alpha-counter: the default) or 90 (wiki 2015)."""
+
+    LIFE_85 = "LIFE_85"
+    LIFE_90 = "LIFE_90"
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """All Versus-relevant ``opt.*`` keys with their defaults (Appendix B)."""
@@ -143,6 +167,15 @@ class Ruleset:
     faceBlockParity: FaceBlockParity = FaceBlockParity.RANK           # OQ-07
     unstablePowerRotation: UnstablePowerRotation = (                  # FR-JAINA-9
         UnstablePowerRotation.REVEALED_ATTACK)
+    moralHighGround: MoralHighGround = MoralHighGround.DIFFERENCE     # degrey.md conflict
+    protectiveWard: ProtectiveWard = ProtectiveWard.COMBAT_REVEAL     # argagarg.md conflict
+    argagargLife: ArgagargLife = ArgagargLife.LIFE_85                 # argagarg.md conflict
+
+    def starting_life(self, character_id: str, printed: int) -> int:
+        """A character's starting life (S-5; GEN-8's cap) under these options."""
+        if character_id == "argagarg" and self.argagargLife is ArgagargLife.LIFE_90:
+            return 90
+        return printed
 
     def to_json(self) -> dict[str, Any]:
         """Only the options that differ from the defaults, as JSON values."""

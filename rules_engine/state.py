@@ -88,12 +88,15 @@ class Segment:
 @dataclass(slots=True)
 class ComboRun:
     """One combo (GL-COMBO): its segments in order; ``closed`` once an Ender, a Can't Combo
-    move or a hit-back ends it (CB-5..CB-7); ``hit_back`` when it began with a dodge (CB-7).
+    move or a hit-back ends it (CB-5..CB-7); ``hit_back`` when it began with a dodge (CB-7);
+    ``full_combo`` when card text lets that hit-back be a full combo instead of one Ender
+    (CB-13: the normal follow rules and combo points apply; DeGrey's Ghost Riposte).
     A second combo in the same combat (card text) is a second run."""
 
     segments: list[Segment] = field(default_factory=list)
     closed: bool = False
     hit_back: bool = False
+    full_combo: bool = False
     # every move of the combo in order, across segments (read it; add moves with add())
     entries: list[ComboEntry] = field(default_factory=list)
 
@@ -116,6 +119,8 @@ class Combat:
     combat_card_damage: int = 0
     run: ComboRun = field(default_factory=ComboRun)
     thrown: list[PlayerId] = field(default_factory=list)  # seats thrown this combat
+    ended: bool = False  # card text ended the combat before C13 (Bubble Shield)
+    no_combo: bool = False  # card text ended it after C8's damage (Relentless Strikes)
 
 
 @dataclass(slots=True)

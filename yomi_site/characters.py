@@ -12,7 +12,28 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from rules_engine.cards import Character, Move, characters
-from rules_engine.characters import abilities_implemented
+from rules_engine.characters import IMPLEMENTED, abilities_implemented
+
+
+@dataclass(frozen=True)
+class AbilityRow:
+    """One innate or card ability: its printed text and timing, and how the engine plays it
+    (empty while the character's abilities are not implemented)."""
+
+    rank: str
+    name: str
+    timing: str
+    text: str
+    engine: str
+
+
+def ability_rows(character: Character) -> list[AbilityRow]:
+    notes = IMPLEMENTED[character.id].ability_notes if character.id in IMPLEMENTED else {}
+    rows = [AbilityRow("innate", i.name, "always on", i.text, notes.get(i.name, ""))
+            for i in character.innates]
+    rows += [AbilityRow(a.rank.code, a.name, TIMINGS.get(a.timing, a.timing), a.text,
+                        notes.get(a.name, "")) for a in character.abilities]
+    return rows
 
 
 @dataclass(frozen=True)
@@ -43,20 +64,6 @@ TIMINGS = {
     "end_of_turn": "End of Turn (K1, WIN-ENDTURN)",
     "full_combo": "Full Combo: once the combo has spent exactly the combo limit (C10)",
 }
-
-
-@dataclass(frozen=True)
-class AbilityRow:
-    rank: str
-    name: str
-    timing: str
-    text: str
-
-
-def ability_rows(character: Character) -> list[AbilityRow]:
-    """Each card ability with its timing in words (the window the engine plays it in)."""
-    return [AbilityRow(a.rank.code, a.name, TIMINGS.get(a.timing, a.timing), a.text)
-            for a in character.abilities]
 
 
 def _speed(move: Move) -> str:

@@ -21,7 +21,7 @@ How an ability plugs in (docs/rules-engine.md has a worked example):
   ``normal_draw_prevented``, ``block_draw_prevented``, ``replace_block_draw``,
   ``blocking_innates_prevented``, ``combo_opener`` / ``after_card_combo``,
   ``end_of_combat``, ``at_end_of_turn``, ``start_of_turn``);
-- the greedy bot asks :meth:`CharacterRules.greedy_choice` at this character's decisions.
+- the greedy bot asks :meth:`CharacterRules.bot_choice` at this character's decisions.
 
 *Ongoing* / *attached* cards are :mod:`rules_engine.effects`; ``has_state`` connects a move's
 ``requires`` to an active effect of that name.
@@ -35,12 +35,13 @@ reports ``abilities_complete: false``.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules_engine import effects
 from rules_engine.actions import Action, Pass
 from rules_engine.cards import Character
 from rules_engine.errors import RuleViolation
+from rules_engine.state import Zone
 
 if TYPE_CHECKING:
     from rules_engine.abilities import AbilityContext
@@ -57,6 +58,9 @@ class CharacterRules:
 
     abilities_implemented = False
     chains_any_order = False  # CH-6 (Valerie)
+    # How the engine plays each innate and card ability (name as printed -> when and how, in
+    # a player's words); the character page shows it beside the printed text.
+    ability_notes: ClassVar[dict[str, str]] = {}
 
     def __init__(self, character: Character) -> None:
         self.character = character
@@ -65,6 +69,11 @@ class CharacterRules:
     def listens_to_events(self) -> bool:
         """Whether :meth:`on_event` is overridden (the game skips delivering otherwise)."""
         return type(self).on_event is not CharacterRules.on_event
+
+    @property
+    def contests_combat(self) -> bool:
+        """Whether :meth:`contest` is overridden (the game skips asking otherwise)."""
+        return type(self).contest is not CharacterRules.contest
 
     @property
     def overrides_combat(self) -> bool:
@@ -89,6 +98,14 @@ class CharacterRules:
         """C6: a different result for active seats ``a`` against ``b`` (winner 0 is ``a``)
         because of this seat's card text (armour, "beats all attacks"), or None."""
         return None
+
+    def contest(self, ctx: AbilityContext, ps: PlayerState, a: PlayerState, b: PlayerState,
+                result: CombatResult) -> Generator[Decision, tuple[PlayerId, Action],
+                                                   CombatResult | None]:
+        """C6, after :meth:`combat_override`: a different result this seat's card text makes
+        by a choice it may ask for (Relentless Strikes), or None."""
+        return None
+        yield  # pragma: no cover
 
     # --- ability windows (INI-4) ------------------------------------------------------
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
@@ -161,13 +178,6 @@ class CharacterRules:
         return False
         yield  # pragma: no cover
 
-    def greedy_choice(self, ctx: AbilityContext, ps: PlayerState,
-                      legal: Sequence[Action]) -> Action | None:
-        """The greedy bot's pick among ``legal`` at a decision of this character's abilities
-        (its windows, counters and ability questions), or None to let the bot decide. Each
-        implementation states its heuristic."""
-        return None
-
     def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """C5, after voids: the combat actions are fixed."""
         return
@@ -211,16 +221,45 @@ class CharacterRules:
     def counter_name(self, action: Action) -> str:
         return ""
 
+    def after_counter(self, ctx: AbilityContext, ps: PlayerState, owner: PlayerState,
+                      action: Action) -> Step:
+        """This seat's counter ``action`` resolved against ``owner``'s ability: the counter's
+        own text beyond negating it (Crash and Flow: that player draws a card)."""
+        return
+        yield  # pragma: no cover
+
+    def counter_sends_card(self, action: Action) -> Zone:
+        """Where the countered ability's card (played from hand) goes: the discard pile
+        (CTR-3), or ``Zone.DECK`` for its owner's deck bottom (Crash and Flow)."""
+        return Zone.DISCARD
+
+    def position_key(self) -> str:
+        """What this seat's card text keeps in mind beyond the seat's zones and statuses
+        (options named, triggers pending), for the position fingerprint; "" when nothing."""
+        return ""
+
+    # --- bots -------------------------------------------------------------------------
+    def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
+                   legal: Sequence[Action]) -> Action | None:
+        """The greedy bot's choice at a decision of this seat (asked at every one: a window, a
+        counter, a reaction, or a search its card text opened), by the heuristic the subclass's
+        docstring states; None leaves the choice to the bot's default."""
+        return None
+
 
 def _registry() -> dict[str, type[CharacterRules]]:
+    from rules_engine.characters.argagarg import ArgagargRules
+    from rules_engine.characters.degrey import DeGreyRules
     from rules_engine.characters.geiger import GeigerRules
     from rules_engine.characters.gloria import GloriaRules
     from rules_engine.characters.grave import GraveRules
+    from rules_engine.characters.gwen import GwenRules
     from rules_engine.characters.jaina import JainaRules
     from rules_engine.characters.midori import MidoriRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
-            "gloria": GloriaRules, "geiger": GeigerRules}
+            "gloria": GloriaRules, "geiger": GeigerRules, "degrey": DeGreyRules,
+            "argagarg": ArgagargRules, "gwen": GwenRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

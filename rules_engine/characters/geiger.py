@@ -88,7 +88,7 @@ def _is_throw(move: Move) -> bool:
 class GeigerRules(CharacterRules):
     """Geiger with every ability implemented.
 
-    Greedy heuristic (:meth:`greedy_choice`): Temporal Distortion whenever none is in play
+    Greedy heuristic (:meth:`bot_choice`): Temporal Distortion whenever none is in play
     (fetching the Queen before a Jack: Slow Time Spiral is the Linker); Research and
     Development when X is at least 1, taking the highest card seen and keeping the others'
     order; the Time Stop throw always (its own combo logic picks the throw, a free combo).
@@ -253,8 +253,8 @@ class GeigerRules(CharacterRules):
             yield from ctx.draw(opp, "C8")
 
     # --- the greedy bot -----------------------------------------------------------------
-    def greedy_choice(self, ctx: AbilityContext, ps: PlayerState,
-                      legal: Sequence[Action]) -> Action | None:
+    def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
+                   legal: Sequence[Action]) -> Action | None:
         if all(isinstance(a, Search) for a in legal) and ctx.step == "T3":
             queens = [a for a in legal if isinstance(a, Search)
                       and a.from_discard and a.from_discard[0].rank is Rank.QUEEN]

@@ -73,7 +73,7 @@ def _hearts(c: Card) -> bool:
 class GloriaRules(CharacterRules):
     """Gloria with every ability implemented.
 
-    Greedy heuristic (:meth:`greedy_choice`): Healing Sphere whenever none is in play (she can
+    Greedy heuristic (:meth:`bot_choice`): Healing Sphere whenever none is in play (she can
     heal at the end of the turn); Healing Touch whenever she holds three or more cards, paying
     the two lowest non-Hearts cards that are neither Aces nor Jokers, and fetching the highest
     Hearts card; Bathed in Moonlight always (4 life and the Jack back); Overdose when she won
@@ -270,8 +270,8 @@ class GloriaRules(CharacterRules):
                 effects.end(ctx, ps, e)
 
     # --- the greedy bot -----------------------------------------------------------------
-    def greedy_choice(self, ctx: AbilityContext, ps: PlayerState,
-                      legal: Sequence[Action]) -> Action | None:
+    def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
+                   legal: Sequence[Action]) -> Action | None:
         mine = [a for a in legal if isinstance(a, UseAbility) and a.ability in _TIMING]
         if isinstance(legal[0], Search) and all(isinstance(a, Search) for a in legal) \
                 and ctx.step == "K1":

@@ -83,7 +83,7 @@ class GraveRules(CharacterRules):
         opponent reveals their hand (public information from then on; no other effect)."""
         assert isinstance(action, UseAbility) and action.card is not None
         ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)  # AB-2: played, then discarded
-        countered = yield from ctx.offer_counter(ps, MARTIAL_MASTERY)
+        countered = yield from ctx.offer_counter(ps, MARTIAL_MASTERY, action.card)
         if countered:
             return  # CTR-3: no cost besides the card, which stays discarded
         yield from ctx.draw(ps, ctx.step, 2)

@@ -144,7 +144,7 @@ class JainaRules(CharacterRules):
             return
         assert action.card is not None
         ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)  # AB-2
-        countered = yield from ctx.offer_counter(ps, action.ability)
+        countered = yield from ctx.offer_counter(ps, action.ability, action.card)
         if countered or action.ability == SMOLDERING_EMBERS:
             return  # Embers acts from the discard pile (on_lock_in), countered or not
         # Unstable Power (Draw Phase): knocked-down opponents stand up; no Aces this turn.

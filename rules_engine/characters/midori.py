@@ -81,7 +81,7 @@ def defense_mastery(attacker: PlayerState) -> bool:
 class MidoriRules(CharacterRules):
     """Midori with every ability implemented.
 
-    Greedy heuristic (:meth:`greedy_choice`): play Dragon Form whenever he is not in it and
+    Greedy heuristic (:meth:`bot_choice`): play Dragon Form whenever he is not in it and
     holds a 2 (it only adds moves); play Glimpse of the Dragon whenever it is playable (every
     Dragon end is faster or stronger than its plain end: Toxic Breath 9 vs Whirlwind 8, Dragon
     Mountain 0.6/14 vs Rising Mountain 1.2/10, Talon Swoop 1.8/17 vs Rushing River 4.4/12);
@@ -244,8 +244,8 @@ class MidoriRules(CharacterRules):
         return True
 
     # --- the greedy bot -----------------------------------------------------------------
-    def greedy_choice(self, ctx: AbilityContext, ps: PlayerState,
-                      legal: Sequence[Action]) -> Action | None:
+    def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
+                   legal: Sequence[Action]) -> Action | None:
         mine = [a for a in legal if isinstance(a, UseAbility)
                 and a.ability in (DRAGON_FORM, GLIMPSE, ASPECT)]
         if not mine:

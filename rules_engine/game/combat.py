@@ -25,7 +25,7 @@ from rules_engine.errors import (
 )
 from rules_engine.game.combo import ComboSteps
 from rules_engine.journal import Blocked, Hit, JokerUsed, Thrown
-from rules_engine.modifiers import COMBAT_DAMAGE, SPEED
+from rules_engine.modifiers import BLOCK_DAMAGE, BLOCK_DRAW, COMBAT_DAMAGE, SPEED
 from rules_engine.ruleset import (
     BlockReturn,
     IllegalAce,
@@ -88,6 +88,10 @@ class CombatSteps(ComboSteps):
         for ps in self.order():
             if ps.player in self._overriders:
                 result = self.rules[ps.player].combat_override(self, ps, a, b, result) or result
+        for ps in self.order():
+            if ps.player in self._contesters:
+                result = (yield from self.rules[ps.player].contest(self, ps, a, b, result)) \
+                    or result
         self.combat.cell = result.cell
         winner = None if result.winner is None else (a, b)[result.winner]
         self.combat.winner = None if winner is None else winner.player
@@ -97,6 +101,9 @@ class CombatSteps(ComboSteps):
         yield from self.react()
         for ps in self.players:
             yield from self.rules[ps.player].after_winner(self, ps, winner)
+        if self.combat.ended:  # card text ended the combat at the hit (Bubble Shield)
+            yield from self._end_of_combat(winner, loser, result)
+            return
         # C7: normal-draw rule.
         self.step = "C7"
         for ps in self.order():
@@ -119,11 +126,12 @@ class CombatSteps(ComboSteps):
                 and loser.kind in (cb.ATTACK, cb.JOKER, cb.NONE):
             prevented = yield from self.rules[loser.player].block_draw_prevented(
                 self, loser, winner)
-            if not prevented:
+            n = self.modifiers.fold(BLOCK_DRAW, winner, loser.combat_move, 1)
+            if not prevented and n:
                 replaced = yield from self.rules[winner.player].replace_block_draw(
                     self, winner, loser)
                 if not replaced:
-                    yield from self._draw(winner, "C8")  # AR-BLK-1
+                    yield from self._draw(winner, "C8", n)  # AR-BLK-1
             if loser.kind == cb.ATTACK:
                 innates = not self.rules[loser.player].blocking_innates_prevented(
                     self, loser, winner)
@@ -136,8 +144,8 @@ class CombatSteps(ComboSteps):
         self._combat_damage(winner, loser, result)
         self._ko_check()
         yield from self.react()
-        if winner is not None and loser is not None and winner.kind in (cb.ATTACK, cb.THROW,
-                                                                        cb.DODGE):
+        if winner is not None and loser is not None and not self.combat.no_combo \
+                and winner.kind in (cb.ATTACK, cb.THROW, cb.DODGE):
             yield from self._rewind_and_combo(winner, loser)
         elif winner is not None and loser is not None:
             # CB-1: card text may let the loser start a combo all the same (Time Stop).
@@ -363,5 +371,6 @@ class CombatSteps(ComboSteps):
             self.combat.combat_card_damage = max(dmg, 0)
         elif winner.kind == cb.BLOCK and loser.kind == cb.ATTACK:
             assert loser.combat_move is not None and loser.combat_card is not None
-            dmg = loser.combat_move.block_damage_for(loser.combat_card)  # AR-BLK-3
-            self._damage(winner, dmg, loser, "block")
+            dmg = self.modifiers.fold(BLOCK_DAMAGE, winner, loser.combat_move,
+                                      loser.combat_move.block_damage_for(loser.combat_card))
+            self._damage(winner, dmg, loser, "block")  # AR-BLK-3

@@ -60,11 +60,13 @@ class ComboSteps(PowerUpSteps):
         card text starts after combat (Time Stop, CB-1): ``loser`` may place its card first
         (RW-14), then ``winner`` may open it with a move from hand that ``opener`` allows;
         returns whether a combo was played."""
-        # C9: the loser's Rewind/bluff window (RW-1..RW-4).
+        # C9: the loser's Rewind/bluff window (RW-1..RW-4), judged on the move as it plays.
         if opener is not None:
             allowed = True  # RW-14: decided before the move, never from the hand (RW-4)
         else:
-            allowed, why = cb.rewind_allowed(winner.kind, winner.combat_move)
+            played = None if winner.combat_move is None else self.as_played(
+                winner, winner.combat_move)
+            allowed, why = cb.rewind_allowed(winner.kind, played)
             if not (allowed and loser.hand) and self.diagnosing is not None:
                 self.skipped("C9", (loser.player,), (FaceDown,),
                              self._no_rewind(winner, loser, why))
@@ -84,8 +86,8 @@ class ComboSteps(PowerUpSteps):
         elif winner.kind == cb.DODGE:
             run.hit_back = True
         else:
-            assert winner.combat_card is not None and winner.combat_move is not None
-            m = winner.combat_move
+            assert winner.combat_card is not None and played is not None
+            m = played
             run.add(winner.player, ComboEntry(winner.combat_card, m, played_in_c10=False),
                     m.combo_points or 0)
             winner.combo_points_spent += m.combo_points or 0
@@ -102,8 +104,15 @@ class ComboSteps(PowerUpSteps):
             if isinstance(action, Stop):
                 break
             yield from self._play_combo_action(winner, action)
+            if self.combat.ended:
+                break
+        if self.combat.ended:  # card text ended the combat at a hit-back (Bubble Shield)
+            if loser.face_down is not None:
+                self.discard(loser, loser.face_down)  # placed, never revealed: no effect
+                loser.face_down = None
+            return opened
         moves = [e.move for e in self.combo]
-        chains = [] if run.hit_back else cb.chain_lengths(
+        chains = [] if run.hit_back and not run.full_combo else cb.chain_lengths(
             moves, self.rules[winner.player].chains_any_order)
         winner.chains.extend(chains)
         # C11: reveal the face-down card.
@@ -254,7 +263,7 @@ class ComboSteps(PowerUpSteps):
             seen.add(c)
             moves = ps.character.moves_of(c)
             for printed in moves:
-                m = self.played_move(ps, c, printed)
+                m = self.as_played(ps, self.played_move(ps, c, printed))
                 if not m.is_attack_or_throw or self._combo_move_violation(ps, c, m) is not None:
                     continue
                 if opener is not None and not opener(m):
@@ -295,7 +304,7 @@ class ComboSteps(PowerUpSteps):
 
     def _combo_move_violation(self, ps: PlayerState, c: Card, m: Move) -> RuleViolation | None:
         if self.combat.run.closed:
-            if self.combat.run.hit_back and self.combo:
+            if self.combat.run.hit_back and not self.combat.run.full_combo and self.combo:
                 return RuleViolation("CB-7", "nothing may follow a hit-back: it is an Ender")
             last = self.combo[-1].move if self.combo else None
             if last is not None and last.follow_type is ComboType.CANT_COMBO:
@@ -306,7 +315,7 @@ class ComboSteps(PowerUpSteps):
         violation = self.move_violation(ps, m, "C10")
         if violation is not None:
             return violation
-        if self.combat.run.hit_back:
+        if self.combat.run.hit_back and not self.combo:
             if self.ruleset.dodgeVsNoCardAttackOnly and m.type is not MoveType.ATTACK \
                     and self.opponent(ps).kind == cb.NONE:
                 return RuleViolation("OQ-06", "after dodging no-card only an attack may hit")
@@ -334,7 +343,8 @@ class ComboSteps(PowerUpSteps):
                 raise RuleViolation("CB-2", f"{action.card} is not in {player.name}'s hand")
             if action.card.is_joker:
                 raise RuleViolation("CB-2", "a Joker is never a combo move")
-            m = self.resolve_move(ps, action.card, action.move, action.name, "CB-2")
+            m = self.as_played(ps, self.resolve_move(ps, action.card, action.move, action.name,
+                                                     "CB-2"))
             v = self._combo_move_violation(ps, action.card, m)
             if v is not None:
                 raise v
@@ -383,7 +393,8 @@ class ComboSteps(PowerUpSteps):
             e.pumps.extend(action.cards)
             return
         assert isinstance(action, Combo)
-        m = self.resolve_move(ps, action.card, action.move, action.name, "CB-2")
+        m = self.as_played(ps, self.resolve_move(ps, action.card, action.move, action.name,
+                                                 "CB-2"))
         ps.hand.remove(action.card)
         for c in action.aces:  # CB-9: the mandatory cost is paid when the move is played
             ps.hand.remove(c)
@@ -393,8 +404,9 @@ class ComboSteps(PowerUpSteps):
         run = self.combat.run
         run.add(ps.player, ComboEntry(action.card, m), m.combo_points or 0)
         ps.combo_points_spent += m.combo_points or 0
-        if run.hit_back or m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
-            run.closed = True  # CB-5, CB-6, CB-7
+        if (run.hit_back and not run.full_combo) or m.follow_type in (ComboType.ENDER,
+                                                                      ComboType.CANT_COMBO):
+            run.closed = True  # CB-5, CB-6, CB-7 (CB-13: a full combo after a dodge goes on)
         opp = self.opponent(ps)
         self.journal.record(Hit(self.turn, "C10", opp.player, ps.player, combo=True))
         if m.type is MoveType.THROW:
@@ -406,7 +418,8 @@ class ComboSteps(PowerUpSteps):
             if m.type is MoveType.THROW:
                 fire(self, opp, Trigger.THROWN)
         yield from self.react()
-        yield from self._full_combo_window(ps, m)
+        if not self.combat.ended:
+            yield from self._full_combo_window(ps, m)
 
     def _full_combo_window(self, ps: PlayerState, m: Move) -> Step:
         """WIN-FULLCOMBO: opens when a move brings the spent points to exactly the limit."""
@@ -417,11 +430,12 @@ class ComboSteps(PowerUpSteps):
                        result: cb.CombatResult) -> Step:
         self.step = "C13"
         kd = self.ruleset.knockdowns is OnOff.ON
-        # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14).
+        # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14); none when
+        # card text ended the combat before its damage (Bubble Shield).
         hits: list[PlayerState] = []
         seat = self.combo_seat
         comboer = None if seat is None else self.players[seat]
-        if kd:
+        if kd and not self.combat.ended:
             if comboer is not None and self.combo:
                 if self.combo[-1].move.knockdown:
                     hits.append(self.opponent(comboer))

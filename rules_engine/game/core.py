@@ -10,6 +10,7 @@ the modules layered on top of this one, each a class that extends the one below 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,9 @@ from rules_engine.actions import (
     Action,
     Draw,
     Pass,
+    PowerUp,
     Search,
+    Stop,
     UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType
@@ -29,7 +32,14 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal
-from rules_engine.modifiers import MOVE, MOVE_ALLOWED, Expiry, Modifier, Modifiers
+from rules_engine.modifiers import (
+    COMBO_MOVE,
+    MOVE,
+    MOVE_ALLOWED,
+    Expiry,
+    Modifier,
+    Modifiers,
+)
 from rules_engine.rng import SplitMix64
 from rules_engine.ruleset import (
     DEFAULT_RULESET,
@@ -79,6 +89,9 @@ class GameCore:
         from rules_engine.characters import rules_for
 
         self.ruleset = ruleset
+        # a starting life the ruleset changes (a source conflict's other reading, S-5)
+        p1, p2 = (ch if ruleset.starting_life(ch.id, ch.life) == ch.life
+                  else replace(ch, life=ruleset.starting_life(ch.id, ch.life)) for ch in (p1, p2))
         self.seed = seed
         self.recorded = seed is None
         self.rng = SplitMix64(seed) if seed is not None else None
@@ -100,6 +113,10 @@ class GameCore:
         # the seats whose rules may override C6, in seat order
         self._overriders = [ps.player for ps in self.players
                             if self.rules[ps.player].overrides_combat]
+        # ... and those whose rules may change it by a choice (CharacterRules.contest)
+        self._contesters = [ps.player for ps in self.players
+                            if self.rules[ps.player].contests_combat]
+        self.frozen: set[PlayerId] = set()  # seats whose decisions are skipped this turn
         self.journal = Journal()
         self._delivered = 0
         # per seat: the cards at the top of its deck whose order card text made known to that
@@ -250,7 +267,30 @@ class GameCore:
         check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
     ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
         self.step = step
+        if self.frozen and all(p in self.frozen for p in players):
+            return players[0], self._frozen_choice(players[0], check, options)
         return (yield Decision(step, players, rule, check, options))
+
+    def _frozen_choice(self, player: PlayerId, check: Callable[[PlayerId, Action], None],
+                       options: Callable[[PlayerId], list[Action]]) -> Action:
+        """A frozen seat skips its decisions (Chillbane): it passes, stops or takes nothing
+        where it may; where it must choose, the engine takes the first legal choice. No event
+        is logged (the replay makes the same choice)."""
+        legal = options(player)
+        for skip in (Pass(), Stop(), PowerUp()):
+            if skip in legal:
+                return skip
+        choice = legal[0]
+        check(player, choice)
+        return choice
+
+    def as_played(self, ps: PlayerState, m: Move) -> Move:
+        """``m`` as card text makes it play in a combo (COMBO_MOVE: its type, its pump)."""
+        return self.modifiers.fold(COMBO_MOVE, ps, m, m)
+
+    def freeze(self, ps: PlayerState) -> None:
+        """``ps`` skips every decision it would make for the rest of this turn."""
+        self.frozen.add(ps.player)
 
     def order(self) -> tuple[PlayerState, ...]:
         """Every seat, initiative first (GEN-4, INI-6)."""
@@ -425,12 +465,19 @@ class GameCore:
         """A decision at the current step, for ability code."""
         return (yield from self._ask(self.step, players, rule, check, options))
 
-    def offer_counter(self, owner: PlayerState, ability: str) -> Generator[
+    def offer_counter(self, owner: PlayerState, ability: str,
+                      card: Card | None = None) -> Generator[
             Decision, tuple[PlayerId, Action], bool]:
         """WIN-REACTION / CTR-2: after ``owner`` paid an ability's costs and before it resolves,
         the opponent may counter it. Counters can be countered in turn (OQ-13): the last one
         played resolves first, and undoing a counter undoes what it did. Returns True if the
-        ability is countered (the caller then undoes it, CTR-3)."""
+        ability is countered (the caller then undoes it, CTR-3).
+
+        ``card`` is the card the ability was played from hand with (already paid: in the
+        discard pile or the ongoing area), or None. Countered, the counter's own text runs
+        (``CharacterRules.after_counter``) and the card goes where the counter says
+        (``counter_sends_card``: the discard pile by CTR-3, the deck's bottom for Crash and
+        Flow)."""
         opp = self.opponent(owner)
         rules = self.rules[opp.player]
         if not rules.can_counter(self, opp, ability):
@@ -445,11 +492,39 @@ class GameCore:
         if isinstance(action, Pass):
             return False
         refund = rules.pay_counter(self, opp, action)
-        countered_back = yield from self.offer_counter(opp, rules.counter_name(action))
+        own = action.card if isinstance(action, UseAbility) else None
+        countered_back = yield from self.offer_counter(opp, rules.counter_name(action), own)
         if countered_back:
             refund()  # CTR-3: the counter is undone, costs back to hand
             return False
+        yield from rules.after_counter(self, opp, owner, action)
+        if card is not None and rules.counter_sends_card(action) is Zone.DECK:
+            self._to_deck_bottom(owner, card)
         return True
+
+    def _to_deck_bottom(self, ps: PlayerState, card: Card) -> None:
+        """A countered card played from hand goes to the bottom of its owner's deck (GEN-6:
+        out of the discard pile, or out of the ongoing area with its effect)."""
+        if card in ps.discard:
+            ps.discard.remove(card)
+        else:
+            effect = next((e for e in ps.ongoing if e.card is card), None)
+            if effect is None:
+                raise EngineInvariantError(f"{card} is neither discarded nor in play")
+            ps.ongoing.remove(effect)
+            for c in effect.attached:
+                self.discard(ps, c)
+        ps.deck.append(card)
+
+    def end_combat(self, after_damage: bool = False) -> None:
+        """Card text ends this combat now (Bubble Shield): the steps left before C13 (draws,
+        damage, the combo) do not happen; C13 follows without knockdowns. ``after_damage``
+        (Relentless Strikes, at C6): C7 and C8 happen first, then no Rewind window and no
+        combo."""
+        if after_damage:
+            self.combat.no_combo = True
+        else:
+            self.combat.ended = True
 
     def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
         """GEN-6: take ``card`` out of zone ``frm`` and put it into ``to`` (the deck's top)."""
@@ -495,6 +570,13 @@ class GameCore:
         """The top cards of ``ps``'s deck, top first, that card text showed ``ps`` and that
         are still there in that order (no shuffle since)."""
         return list(self._known_top[ps.player])
+
+    def grant_full_combo(self, ps: PlayerState) -> None:
+        """CB-13: card text lets ``ps``'s hit-back after this combat's winning dodge be a full
+        combo (the normal follow rules and combo points; CB-7's single Ender no longer binds)."""
+        if self.combat.winner is not ps.player or ps.kind != cb.DODGE:
+            raise EngineInvariantError(f"{ps.player.name} did not win this combat with a dodge")
+        self.combat.run.full_combo = True
 
     def stand_up(self, ps: PlayerState) -> None:
         ps.knocked_down = False

@@ -133,6 +133,7 @@ class Game(CombatSteps, Views):
             ps.knockdown_next = False
             ps.combo_points_spent = 0
             ps.chains = []
+        self.frozen.clear()  # Chillbane's freeze lasts the rest of the turn it hit
         for ps in self.players:
             self.rules[ps.player].start_of_turn(self, ps)
         # T2: draw phase, skipped on turn 1.
@@ -140,6 +141,7 @@ class Game(CombatSteps, Views):
             for ps in self.order():
                 # T2: one card, unless card text changes the count (DRAW_COUNT)
                 yield from self._draw(ps, "T2", self.modifiers.fold(DRAW_COUNT, ps, "T2", 1))
+            yield from self.react()  # card text that acts during the draw phase (Shadow Plague)
             if self.timeout_triggered:
                 self._score_by_life(Termination.TIMEOUT)  # END-6: after every player drew
             # T3: draw-phase window (WIN-DRAW), not on turn 1.

@@ -17,9 +17,10 @@ class Views(GameCore):
         """GEN-9: what a player may know now: life, hand and deck sizes, discard piles,
         knockdowns, revealed combat cards, that a face-down card exists (not which), combo
         points spent, cards in play (``ongoing``: name, card, attached; ``attached``: cards on
-        the character card; keys present only when not empty). ``viewer`` also sees their own
-        hand (GEN-6) and the top cards of their deck that card text showed them
-        (``deck_top``, Research and Development)."""
+        the character card; keys present only when not empty), ``frozen`` for a seat whose
+        decisions are skipped this turn. ``viewer`` also sees their own hand (GEN-6) and the
+        top cards of their deck that card text showed them (``deck_top``, Research and
+        Development)."""
         players: dict[str, object] = {}
         for ps in self.players:
             entry: dict[str, object] = {
@@ -38,6 +39,8 @@ class Views(GameCore):
                 entry["ongoing"] = [e.to_json() for e in ps.ongoing]
             if ps.attached:
                 entry["attached"] = [c.code for c in ps.attached]
+            if ps.player in self.frozen:
+                entry["frozen"] = True  # Chillbane: its decisions are skipped this turn
             if viewer is ps.player:
                 entry["hand"] = [c.code for c in ps.hand]
                 if self._known_top[ps.player]:  # seen by card text (R&D): its owner only
@@ -47,7 +50,8 @@ class Views(GameCore):
                 "players": players}
 
     def fingerprint(self) -> str:
-        """A short hash of the whole position (life, zones in order, statuses, turn, step).
+        """A short hash of the whole position (life, zones in order, statuses, turn, step, and
+        what card text keeps in mind: ``CharacterRules.position_key``, frozen seats).
 
         Two replays that end in the same fingerprint reached the same position.
         """
@@ -61,6 +65,11 @@ class Views(GameCore):
                     [",".join(c.code for c in ps.attached),
                      *(f"{e.name}:{e.card.code}:{','.join(c.code for c in e.attached)}"
                        for e in ps.ongoing)]))
+            kept = self.rules[ps.player].position_key()
+            if kept:  # card text's memory (named options, pending triggers): only when any
+                parts.append(kept)
+        if self.frozen:
+            parts.append("frozen:" + ",".join(sorted(p.name for p in self.frozen)))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     def totals(self, seat: PlayerId) -> Totals:

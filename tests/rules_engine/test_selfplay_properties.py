@@ -72,6 +72,9 @@ def test_golden_logs_give_the_frozen_verdicts_and_timelines() -> None:
     assert got == frozen
 
 
+OTHER_OPTION = {"attack": "block", "block": "throw", "throw": "dodge", "dodge": "attack"}
+
+
 def _mutations(doc: dict, choice: int, rng_card: str) -> list[tuple[str, dict]]:
     events = doc["events"]
     out = []
@@ -93,6 +96,19 @@ def _mutations(doc: dict, choice: int, rng_card: str) -> list[tuple[str, dict]]:
             altered = json.loads(json.dumps(doc))
             altered["events"][j]["card"] = rng_card
             out.append((f"card {j} -> {rng_card}", altered))
+            break
+    for j in list(range(i, len(events))) + list(range(i)):
+        e = events[j]
+        if e.get("cards") and e["cards"][0] != rng_card:  # pumps, sets, ability costs
+            altered = json.loads(json.dumps(doc))
+            altered["events"][j]["cards"][0] = rng_card
+            out.append((f"cards {j} -> {rng_card}", altered))
+            break
+    for j in list(range(i, len(events))) + list(range(i)):
+        if events[j].get("option"):  # an ability's named option
+            altered = json.loads(json.dumps(doc))
+            altered["events"][j]["option"] = OTHER_OPTION.get(events[j]["option"], "other")
+            out.append((f"option {j}", altered))
             break
     for j in list(range(i, len(events))) + list(range(i)):
         if "target" in events[j]:
@@ -202,7 +218,10 @@ def _variants() -> list[object]:
         r.Ruleset(timeout=r.Timeout.PLAY_ON, maxTurns=80),
         r.Ruleset(illegalAce=r.IllegalAce.PREVENT),
         r.Ruleset(illegalAce=r.IllegalAce.DE_VOID, knockdowns=r.OnOff.OFF),
-        r.Ruleset(aceSource=r.AceSource.DISCARD_FIRST, chainReward=r.ChainReward.SUM),
+        r.Ruleset(aceSource=r.AceSource.DISCARD_FIRST, chainReward=r.ChainReward.SUM,
+                  moralHighGround=r.MoralHighGround.DIFFERENCE_PLUS_ONE,
+                  protectiveWard=r.ProtectiveWard.DRAW_PHASE,
+                  argagargLife=r.ArgagargLife.LIFE_90),
         r.Ruleset(pumpTiming=r.PumpTiming.IMMEDIATE, voidTiming=r.VoidTiming.AFTER_REVEAL,
                   blockReturn=r.BlockReturn.IMMEDIATE, jokers=r.Jokers.REMOVED),
         r.Ruleset(rewindDraw=r.RewindDraw.IF_PREVENTED_MAY,

@@ -58,3 +58,20 @@ def test_character_without_implemented_abilities_says_so(client) -> None:
 
 def test_unknown_character_is_a_404(client) -> None:
     assert client.get("/characters/nobody/").status_code == 404
+
+
+@pytest.mark.parametrize("cid", ["degrey", "argagarg", "gwen"])
+def test_implemented_characters_show_each_ability_as_the_engine_plays_it(client, cid) -> None:
+    from rules_engine.characters import IMPLEMENTED
+    from yomi_site.characters import TIMINGS
+
+    c = character(cid)
+    html = client.get(f"/characters/{cid}/").content.decode()
+    table = html.split('<table class="table abilities">')[1].split("</table>")[0]
+    assert "As the engine plays it" in table
+    notes = IMPLEMENTED[cid].ability_notes
+    for ability in (*c.innates, *c.abilities):
+        assert notes[ability.name]  # every ability has its note ...
+        assert notes[ability.name].replace("'", "&#x27;") in table  # ... on the page
+    for ability in c.abilities:
+        assert TIMINGS[ability.timing] in table
