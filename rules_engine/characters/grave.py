@@ -49,6 +49,11 @@ class GraveRules(CharacterRules):
         self.revealed: Card | None = None  # Knowing the Opponent: the card shown
         self.revealed_turn = 0
 
+    def position_key(self) -> str:
+        """Knowing the Opponent: the card shown and the turn it was shown (it pays off next
+        turn), so two games that showed different cards are different positions."""
+        return "" if self.revealed is None else f"reveal:{self.revealed.code}@{self.revealed_turn}"
+
     def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
         # The revealed card matters only on the turn after the block.
         if self.revealed is not None and self.revealed_turn < ctx.turn - 1:
