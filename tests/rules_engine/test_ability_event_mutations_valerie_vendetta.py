@@ -1,6 +1,7 @@
-"""Issue 13: single-event mutations of Valerie's ability events (Bold Strokes, Burst of Speed:
-their card field changed, or the event dropped) are rejected by the verifier or change the game
-(its result or the positions along the way), in self-play logs against several opponents."""
+"""Issue 13: single-event mutations of Valerie's and Vendetta's ability events (Bold Strokes,
+Burst of Speed, Acrobatics: their card and cards fields changed, or the event dropped) are
+rejected by the verifier or change the game (its result or the positions along the way), in
+self-play logs against several opponents."""
 
 from __future__ import annotations
 
@@ -11,18 +12,19 @@ from rules_engine.replay import replay
 from .test_ability_event_mutations_degrey_argagarg_gwen import _variants
 from .test_selfplay_properties import _positions
 
-ABILITIES = ("Bold Strokes", "Burst of Speed")
-OPPONENTS = ("grave", "jaina", "midori", "gwen", "valerie")
+ABILITIES = (("valerie", "Bold Strokes"), ("valerie", "Burst of Speed"),
+             ("vendetta", "Acrobatics"))
+OPPONENTS = ("grave", "jaina", "midori", "gwen", "valerie", "vendetta")
 
 
-def _logs_with(ability: str, want: int = 3) -> list[tuple[dict, int]]:
-    """(log, index of an event of ``ability``) from seeded self-play of Valerie."""
+def _logs_with(cid: str, ability: str, want: int = 3) -> list[tuple[dict, int]]:
+    """(log, index of an event of ``ability``) from seeded self-play of ``cid``."""
     from rules_engine.selfplay import play_game
 
     found: list[tuple[dict, int]] = []
     for seed in range(200):
         opp = OPPONENTS[seed % len(OPPONENTS)]
-        p1, p2 = ("valerie", opp) if seed % 2 else (opp, "valerie")
+        p1, p2 = (cid, opp) if seed % 2 else (opp, cid)
         _, log = play_game(p1, p2, seed, bot="random" if seed % 3 else "greedy")
         doc = log.to_json()
         for i, e in enumerate(doc["events"]):
@@ -34,9 +36,9 @@ def _logs_with(ability: str, want: int = 3) -> list[tuple[dict, int]]:
     return found
 
 
-@pytest.mark.parametrize("ability", ABILITIES)
-def test_mutated_valerie_ability_events_are_rejected_or_change_the_game(ability: str) -> None:
-    logs = _logs_with(ability)
+@pytest.mark.parametrize(("cid", "ability"), ABILITIES)
+def test_mutated_ability_events_are_rejected_or_change_the_game(cid: str, ability: str) -> None:
+    logs = _logs_with(cid, ability)
     assert logs, f"no self-play log plays {ability}"
     for doc, i in logs:
         original = replay(doc)
