@@ -9,8 +9,9 @@ and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_e
 (an import-linter contract checks this), so what a character can do to a game is exactly what
 is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
 search for Aces, shuffle, offer a counter, rotate or void a combat card, let a dodge's hit-back
-be a full combo, end the combat, freeze a seat, stand a seat up, find the opponent or partner,
-see a move as card text makes it play, and add a modifier (:mod:`rules_engine.modifiers`).
+be a full combo, end the combat, skip to next turn's combat, freeze a seat, stand a seat up,
+find the opponent or partner, see a move as card text makes it play, and add a modifier
+(:mod:`rules_engine.modifiers`).
 
 The game implements this protocol; each method's docstring states the rule it keeps.
 """
@@ -108,8 +109,9 @@ class AbilityContext(Protocol):
 
     def end_combat(self, after_damage: bool = False) -> None:
         """Card text ends this combat now (Bubble Shield): no more draws, damage or combo
-        this combat; C13 follows, without knockdowns. With ``after_damage`` (Relentless
-        Strikes) C7 and C8 happen first, then no Rewind window and no combo."""
+        this combat; C13 follows, without knockdowns. Ended in the combat-reveal window (C4,
+        Acrobatics) the combat has no winner: C5..C12 do not happen. With ``after_damage``
+        (Relentless Strikes) C7 and C8 happen first, then no Rewind window and no combo."""
         ...
 
     def freeze(self, ps: PlayerState) -> None:
@@ -131,6 +133,13 @@ class AbilityContext(Protocol):
     def grant_full_combo(self, ps: PlayerState) -> None:
         """CB-13: ``ps`` won this combat with a dodge; its hit-back may be a full combo (the
         normal follow rules and combo points apply) instead of CB-7's single Ender."""
+        ...
+
+    def skip_to_next_combat(self) -> None:
+        """After this combat the players skip forward to next turn's combat (Acrobatics): no
+        Power Up, no end-of-turn window or text this turn, no draw phase or draw-phase window
+        next turn; the hand limit, the end of one-turn effects and next turn's T1 still
+        happen."""
         ...
 
     def stand_up(self, ps: PlayerState) -> None:

@@ -22,6 +22,7 @@ BLOCK = "block"
 DODGE = "dodge"
 JOKER = "joker"
 NONE = "none"
+CANCELLED = "CANCELLED"  # the cell of a combat card text cancelled before C6 (Acrobatics)
 
 KIND_OF_MOVE = {
     MoveType.ATTACK: ATTACK, MoveType.THROW: THROW, MoveType.BLOCK: BLOCK,

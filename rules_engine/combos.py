@@ -192,6 +192,7 @@ class ReferenceContext:
     grant_full_combo: Callable[..., None] = _no_game
     end_combat: Callable[..., None] = _no_game
     freeze: Callable[..., None] = _no_game
+    skip_to_next_combat: Callable[..., None] = _no_game
 
     def as_played(self, ps: PlayerState, m: Move) -> Move:
         return self.modifiers.fold(COMBO_MOVE, ps, m, m)

@@ -277,8 +277,6 @@ def _mode(*modes: str, why: str = "") -> Requirement:
 _TEAM = "tag_team"
 _ROOK = "rook"
 _SMOKE_BOMB = ("setsuki", "valerie", "midori")
-_VALERIE = "valerie"
-_ANY_ORDER = "any-order chains (Agile Hands), characters batch 2"
 
 REQUIRES: dict[str, Requirement] = {
     # Team modes (§11): assists, tags, benches and snapbacks exist only there.
@@ -316,13 +314,6 @@ REQUIRES: dict[str, Requirement] = {
     "CTR-5": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-SETSUKI-1": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-ROOK-5": _chars(_ROOK, "setsuki", why="Smoke Bomb counters Rock Armor"),
-    # Valerie's any-order chains: a helper test checks the counting, but the engine refuses her
-    # 4 -> 6 combo in a game until her abilities land (characters batch 2).
-    "CH-6": _chars(_VALERIE, why=_ANY_ORDER),
-    "CB-15": _chars(_VALERIE, why=_ANY_ORDER),
-    "TV-PU-07": _chars(_VALERIE, why=_ANY_ORDER),
-    "TV-PU-06": _chars(_VALERIE, why="a 2, 4, 5 combo is legal only with her any-order chains; "
-                                     "characters batch 2"),
 }
 """Versus rule IDs that need something the engine does not implement yet, beyond the FAQ
 rulings ``FR-<CHARACTER>-n`` (which need that character's abilities, see :func:`requirement`).

@@ -123,6 +123,15 @@ class MoralHighGround(Enum):
     DIFFERENCE_PLUS_ONE = "DIFFERENCE_PLUS_ONE"
 
 
+class BurstOfSpeed(Enum):
+    """Valerie's 10 (characters/valerie.md vs RULES.md FR-VALERIE-2): 2 speed faster to a
+    minimum of 1.0 (the 2014 text: the default) or to a minimum of 0.0 (the first-edition FAQ
+    ruling FR-VALERIE-2: 2.2 -> 0.2 -> 0.0)."""
+
+    MIN_1_0 = "MIN_1_0"
+    FLOOR_0_0 = "FLOOR_0_0"
+
+
 class ProtectiveWard(Enum):
     """Argagarg's 7 (characters/argagarg.md, source conflict): Combat Reveal (yomibase, 2nd
     edition: the default) or Draw Phase (wiki 2015)."""
@@ -170,6 +179,7 @@ class Ruleset:
     moralHighGround: MoralHighGround = MoralHighGround.DIFFERENCE     # degrey.md conflict
     protectiveWard: ProtectiveWard = ProtectiveWard.COMBAT_REVEAL     # argagarg.md conflict
     argagargLife: ArgagargLife = ArgagargLife.LIFE_85                 # argagarg.md conflict
+    burstOfSpeed: BurstOfSpeed = BurstOfSpeed.MIN_1_0                 # FR-VALERIE-2 conflict
 
     def starting_life(self, character_id: str, printed: int) -> int:
         """A character's starting life (S-5; GEN-8's cap) under these options."""

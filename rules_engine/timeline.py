@@ -373,6 +373,7 @@ class _Fighter:
     knocked_down: bool
     knocked_down_next: bool
     hit: bool
+    cancelled: bool = False  # card text cancelled the combat (Acrobatics): discarded at C4
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +395,7 @@ class _Combat:
                          ps.revealed_card)) if ps.revealed_card is not None else (),
                      ps.combat_card, ps.combat_move,
                      ps.kind, _locked_speed(game, ps), ps.knocked_down, ps.knockdown_next,
-                     ps.hit_this_combat)
+                     ps.hit_this_combat, game.combat.cell == cb.CANCELLED)
             for ps in game.players)
         winner = game.combat.winner
         loser = None if winner is None else game.table.opponent(winner)
@@ -446,6 +447,8 @@ def _void(f: _Fighter) -> tuple[str, str] | None:
     """(rule, reason) when a revealed card did not lock in (M-VOID)."""
     if f.revealed_kind in (cb.NONE, cb.JOKER) or f.kind != cb.NONE:
         return None
+    if f.cancelled:
+        return "AB-2", "discarded: card text cancelled the combat (Acrobatics)"
     if f.revealed_kind == cb.DODGE and f.knocked_down:
         return "KD-4", "knocked down"
     if f.revealed_kind == cb.BLOCK and f.knocked_down:
@@ -465,6 +468,9 @@ def _void(f: _Fighter) -> tuple[str, str] | None:
 
 def _explain(combat: _Combat) -> str:
     """C6 in words, citing the matrix cell; voids first (KD-4, KD-5, M-VOID)."""
+    if combat.cell == cb.CANCELLED:
+        return ("card text cancelled the combat at the combat reveal (Acrobatics): every combat "
+                "card is discarded, nobody wins, no damage is dealt")
     parts: list[str] = []
     for p in PlayerId:
         v = _void(combat.fighters[p])

@@ -73,6 +73,13 @@ class CombatSteps(ComboSteps):
         yield from self._ace_costs()
         # C4: combat-reveal window.
         yield from self.window("C4", "combat_reveal")
+        if self.combat.ended:  # card text cancelled the combat here (Acrobatics): no winner
+            cancelled = cb.CombatResult(None, False, cb.CANCELLED)
+            self.combat.cell = cancelled.cell
+            if self.diagnosing is not None:
+                self._skipped_no_combo(None, None, cancelled)
+            yield from self._end_of_combat(None, None, cancelled)
+            return
         # C5: lock-in, then voids (KD-4, KD-5, M-VOID).
         self.step = "C5"
         if self.ruleset.voidTiming is VoidTiming.LOCK_IN:

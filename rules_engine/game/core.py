@@ -117,6 +117,7 @@ class GameCore:
         self._contesters = [ps.player for ps in self.players
                             if self.rules[ps.player].contests_combat]
         self.frozen: set[PlayerId] = set()  # seats whose decisions are skipped this turn
+        self.skip_to_combat = False  # card text: the phases up to next turn's combat are skipped
         self.journal = Journal()
         self._delivered = 0
         # per seat: the cards at the top of its deck whose order card text made known to that
@@ -291,6 +292,13 @@ class GameCore:
     def freeze(self, ps: PlayerState) -> None:
         """``ps`` skips every decision it would make for the rest of this turn."""
         self.frozen.add(ps.player)
+
+    def skip_to_next_combat(self) -> None:
+        """Card text (Acrobatics): after this combat, the players skip forward to next turn's
+        combat: this turn's Power Up (T5) and end-of-turn window and text (K1), and next
+        turn's draw phase and its window (T2, T3) do not happen; the cleanup's bookkeeping
+        (K2..K4) and next turn's T1 do."""
+        self.skip_to_combat = True
 
     def order(self) -> tuple[PlayerState, ...]:
         """Every seat, initiative first (GEN-4, INI-6)."""

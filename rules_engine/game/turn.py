@@ -32,6 +32,10 @@ from typing import TYPE_CHECKING
 
 from rules_engine.actions import (
     Action,
+    Draw,
+    PowerUp,
+    Search,
+    UseAbility,
     WinInitiative,
 )
 from rules_engine.cards import character, deck_for
@@ -108,6 +112,17 @@ class Game(CombatSteps, Views):
         a, b = self.side_life(0), self.side_life(1)
         return None if a == b else self.table.active(0 if a < b else 1)
 
+    def _skipped_phase(self, step: str, kinds: tuple[type[Action], ...]) -> None:
+        """For a diagnosis: card text skipped this step (Acrobatics, AB-2)."""
+        self.skipped(step, tuple(ps.player for ps in self.players), kinds,
+                     self._skipped_by_card_text)
+
+    @staticmethod
+    def _skipped_by_card_text(player: PlayerId, action: Action) -> None:
+        raise RuleViolation("AB-2", "Acrobatics cancelled the last combat: the players skip "
+                                    "forward to the next turn's combat (no Power Up, no "
+                                    "end-of-turn window, no draw phase in between)")
+
     def _check_initiative(self, player: PlayerId, action: Action) -> None:
         if not isinstance(action, WinInitiative):
             raise RuleViolation("INI-3", "the initiative decision (coin flip or RPS) comes first")
@@ -136,8 +151,14 @@ class Game(CombatSteps, Views):
         self.frozen.clear()  # Chillbane's freeze lasts the rest of the turn it hit
         for ps in self.players:
             self.rules[ps.player].start_of_turn(self, ps)
-        # T2: draw phase, skipped on turn 1.
-        if self.turn > 1:
+        # T2: draw phase, skipped on turn 1 and after card text skipped forward to this turn's
+        # combat (Acrobatics).
+        skipped = self.skip_to_combat
+        self.skip_to_combat = False
+        if skipped and self.diagnosing is not None:
+            self._skipped_phase("T2", (Draw,))
+            self._skipped_phase("T3", (UseAbility,))
+        if self.turn > 1 and not skipped:
             for ps in self.order():
                 # T2: one card, unless card text changes the count (DRAW_COUNT)
                 yield from self._draw(ps, "T2", self.modifiers.fold(DRAW_COUNT, ps, "T2", 1))
@@ -150,17 +171,23 @@ class Game(CombatSteps, Views):
                 self._score_by_life(Termination.TIMEOUT)
         # T4: combat.
         yield from self._combat()
-        # T5: Power Up (P1 opens it: Power Up text, WIN-POWERUP).
-        yield from self.window("P1", "power_up")
-        for ps in self.order():
-            yield from self._power_up(ps)
-        # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
-        yield from self.window("K1", "end_of_turn")
-        self.step = "K1"
-        for ps in self.order():  # mandatory "at the end of the turn" text, INI-6
-            yield from self.rules[ps.player].at_end_of_turn(self, ps)
-        if self.timeout_triggered:
-            self._score_by_life(Termination.TIMEOUT)
+        if self.skip_to_combat:  # card text: skip forward to next turn's combat (Acrobatics)
+            if self.diagnosing is not None:
+                self._skipped_phase("P1", (UseAbility,))
+                self._skipped_phase("P2", (PowerUp, Search))
+                self._skipped_phase("K1", (UseAbility,))
+        else:
+            # T5: Power Up (P1 opens it: Power Up text, WIN-POWERUP).
+            yield from self.window("P1", "power_up")
+            for ps in self.order():
+                yield from self._power_up(ps)
+            # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
+            yield from self.window("K1", "end_of_turn")
+            self.step = "K1"
+            for ps in self.order():  # mandatory "at the end of the turn" text, INI-6
+                yield from self.rules[ps.player].at_end_of_turn(self, ps)
+            if self.timeout_triggered:
+                self._score_by_life(Termination.TIMEOUT)
         for ps in self.order():
             yield from self._hand_limit(ps)
         for ps in self.players:

@@ -106,8 +106,9 @@ def test_rewind_keeps_knockdown_and_chain__TV_RW_06_RW_7_KD_2_CH_5() -> None:
 
 
 def test_rewind_prevents_pumps_of_a_pumpable_ender__TV_RW_07_PM_6_OQ_29() -> None:
-    # Vendetta's Tumbling Strike (J): Ender, +4 per card, up to 3 any
-    g = recorded_game("JC 2C 3C 4C 5C 6C 8C", JOKER_HAND, p1="vendetta")
+    # Vendetta's Tumbling Strike (J): Ender, +4 per card, up to 3 any (no 8 in hand: no
+    # Acrobatics decision at C4)
+    g = recorded_game("JC 2C 3C 4C 5C 6C 9C", JOKER_HAND, p1="vendetta")
     fight(g, commit("JC", "attack"), NoCard())
     g.apply(P2, FaceDown(card("X1")))
     g.apply(P1, Pump(0, cards("2C")))
