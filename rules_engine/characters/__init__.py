@@ -256,10 +256,11 @@ def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.gwen import GwenRules
     from rules_engine.characters.jaina import JainaRules
     from rules_engine.characters.midori import MidoriRules
+    from rules_engine.characters.troq import TroqRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
             "gloria": GloriaRules, "geiger": GeigerRules, "degrey": DeGreyRules,
-            "argagarg": ArgagargRules, "gwen": GwenRules}
+            "argagarg": ArgagargRules, "gwen": GwenRules, "troq": TroqRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()
