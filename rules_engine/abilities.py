@@ -142,9 +142,10 @@ class AbilityContext(Protocol):
         (None for a card without speed); "normal attacks with speed 5.0 or faster"."""
         ...
 
-    def knock_down(self, ps: PlayerState, by: PlayerState) -> None:
+    def knock_down(self, ps: PlayerState, by: PlayerState, next_turn: bool = False) -> None:
         """Card text knocks ``ps`` down now (War Stomp): for the rest of this turn (KD-4, KD-5),
-        journalled as a ``Knockdown`` by ``by``."""
+        or with ``next_turn`` like a combat's knockdown, for the next turn (KD-6: Entangling
+        Vines); journalled as a ``Knockdown`` by ``by``."""
         ...
 
     def void(self, ps: PlayerState) -> None:

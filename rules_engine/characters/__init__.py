@@ -163,6 +163,14 @@ class CharacterRules:
         return
         yield  # pragma: no cover
 
+    def armor_combo(self, ctx: AbilityContext, ps: PlayerState,
+                    winner: PlayerState) -> Generator[Decision, tuple[PlayerId, Action], bool]:
+        """After the winner's combo (C12), asked of the seat that lost C6 with an attack: True
+        when this seat's card text makes its beaten attack hit after all and lets it make its
+        own combo now (Rock Armor, RW-13, OQ-12). May ask decisions (the cost)."""
+        return False
+        yield  # pragma: no cover
+
     def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
                               attacker: PlayerState) -> bool:
         """C7: whether this blocker's card text stops the normal draw of the attacker whose
@@ -256,11 +264,13 @@ def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.gwen import GwenRules
     from rules_engine.characters.jaina import JainaRules
     from rules_engine.characters.midori import MidoriRules
+    from rules_engine.characters.rook import RookRules
     from rules_engine.characters.troq import TroqRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
             "gloria": GloriaRules, "geiger": GeigerRules, "degrey": DeGreyRules,
-            "argagarg": ArgagargRules, "gwen": GwenRules, "troq": TroqRules}
+            "argagarg": ArgagargRules, "gwen": GwenRules, "troq": TroqRules,
+            "rook": RookRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

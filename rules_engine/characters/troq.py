@@ -88,6 +88,23 @@ def _normal_attack(ps: PlayerState) -> bool:
     return ps.kind == cb.ATTACK and m is not None and m.is_normal_attack
 
 
+def throw_beats_fast_normals(ctx: AbilityContext, ps: PlayerState, a: PlayerState,
+                             result: CombatResult) -> CombatResult | None:
+    """C6, Lockhorn Skewer (Troq K) and Windmill Crusher (Rook K): ``ps``'s King throw beats a
+    normal attack of speed 5.0 or faster (its locked-in speed after modifiers), but ``ps``
+    still takes that attack's damage (``also_hits``); None when the text does not apply."""
+    opp = ctx.opponent(ps)
+    me = 0 if ps is a else 1
+    m = ps.combat_move
+    if m is None or ps.kind != cb.THROW or m.rank is not Rank.KING \
+            or result.winner is None or result.winner == me or not _normal_attack(opp):
+        return None
+    speed = ctx.speed(opp)
+    if speed is None or speed > SKEWER_SPEED:
+        return None
+    return CombatResult(me, False, result.cell, also_hits=True)
+
+
 class TroqRules(CharacterRules):
     """Troq with every ability implemented.
 
@@ -172,11 +189,7 @@ class TroqRules(CharacterRules):
             return None
         if ps.kind == cb.ATTACK and m.rank is Rank.JACK:
             return CombatResult(me, False, result.cell, also_hits=True)  # Troq Armor
-        if ps.kind == cb.THROW and m.rank is Rank.KING:
-            speed = ctx.speed(opp)
-            if speed is not None and speed <= SKEWER_SPEED:
-                return CombatResult(me, False, result.cell, also_hits=True)  # Lockhorn Skewer
-        return None
+        return throw_beats_fast_normals(ctx, ps, a, result)  # Lockhorn Skewer
 
     # --- Beast Unleashed (C5) ------------------------------------------------------------
     def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:

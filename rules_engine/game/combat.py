@@ -147,6 +147,9 @@ class CombatSteps(ComboSteps):
         if winner is not None and loser is not None and not self.combat.no_combo \
                 and winner.kind in (cb.ATTACK, cb.THROW, cb.DODGE):
             yield from self._rewind_and_combo(winner, loser)
+            if loser.kind == cb.ATTACK and not self.combat.ended and (
+                    yield from self.rules[loser.player].armor_combo(self, loser, winner)):
+                yield from self._armoured_combo(loser, winner)  # Rock Armor (OQ-12)
         elif winner is not None and loser is not None:
             # CB-1: card text may let the loser start a combo all the same (Time Stop).
             rules = self.rules[loser.player]

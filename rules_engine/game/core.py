@@ -589,10 +589,14 @@ class GameCore:
     def stand_up(self, ps: PlayerState) -> None:
         ps.knocked_down = False
 
-    def knock_down(self, ps: PlayerState, by: PlayerState) -> None:
+    def knock_down(self, ps: PlayerState, by: PlayerState, next_turn: bool = False) -> None:
         """Card text knocks ``ps`` down now (War Stomp): knocked down for the rest of this turn
-        (KD-4, KD-5 apply to this turn's combat; K3 stands it up), journalled as a knockdown."""
-        ps.knocked_down = True
+        (KD-4, KD-5 apply to this turn's combat; K3 stands it up), or with ``next_turn`` as a
+        combat's knockdown (KD-6: for the next turn; Entangling Vines); journalled."""
+        if next_turn:
+            ps.knockdown_next = True
+        else:
+            ps.knocked_down = True
         self.journal.record(Knockdown(self.turn, self.step, ps.player, by.player))
 
     def void(self, ps: PlayerState) -> None:

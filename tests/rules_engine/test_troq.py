@@ -217,9 +217,8 @@ def test_troq_armor_wins_against_a_faster_normal_attack_and_takes_its_damage() -
     assert g.turn == 2 and _illegal(g, P2, combo("3D")) == "GEN-4"
 
 
-def test_troq_armor_against_a_special_attack_or_a_tie() -> None:
-    """troq.md, Troq Armor: only normal attacks; a speed tie stays a tie (nothing is
-    interrupted, docs/rules-engine.md, Troq)."""
+def test_troq_armor_against_a_special_attack_or_a_joker() -> None:
+    """troq.md, Troq Armor: only normal attacks (docs/rules-engine.md, Troq)."""
     g = recorded_game("JC 3C 4C 5C 6C 7C TC", "JD 2D 3D 4D 5D 6D 8D", p1="troq", p2="grave")
     fight(g, commit("JC", "attack", "Bull Charge"), commit("JD", "attack"))  # 3.4 vs 2.4
     assert g.combat.winner is P2

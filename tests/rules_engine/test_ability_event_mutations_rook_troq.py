@@ -1,5 +1,6 @@
-"""Issue 13: single-event mutations of the decisions Troq brings (War Stomp's ``ability`` event
-and the opponent's ``discard`` it asks for: dropped, another card, another discarded card) are
+"""Issue 13: single-event mutations of the decisions Rook and Troq bring (Rock Armor's
+``ability`` event: dropped, turned into a pass, another card; War Stomp's ``ability`` event and
+the opponent's ``discard`` it asks for: dropped, another card, another discarded card) are
 rejected by the verifier or change the game (its result or the positions along the way), in
 self-play logs against several opponents."""
 
@@ -12,7 +13,7 @@ from rules_engine.selfplay import play_game
 
 from .test_selfplay_properties import _positions
 
-OPPONENTS = ("grave", "jaina", "gwen", "argagarg", "troq")
+OPPONENTS = ("grave", "jaina", "gwen", "argagarg", "troq", "rook")
 
 
 def _stomp_logs(want: int = 4) -> list[tuple[dict, int]]:  # type: ignore[type-arg]
@@ -63,6 +64,52 @@ def test_mutated_war_stomp_events_are_rejected_or_change_the_game() -> None:
         original = replay(doc)
         assert original.status == "legal"
         for label, mutated in _variants(doc, i):
+            verdict = replay(mutated)
+            if verdict.status == "legal" and verdict.final == original.final:
+                assert _positions(mutated) != _positions(doc), label
+
+
+def _armor_logs(want: int = 4) -> list[tuple[dict, int]]:  # type: ignore[type-arg]
+    """(log, index of a Rock Armor event) from self-play of Rook."""
+    found: list[tuple[dict, int]] = []  # type: ignore[type-arg]
+    for seed in range(300):
+        opp = OPPONENTS[seed % len(OPPONENTS)]
+        p1, p2 = ("rook", opp) if seed % 2 else (opp, "rook")
+        _, log = play_game(p1, p2, seed, bot="random" if seed % 3 else "greedy")
+        doc = log.to_json()
+        for i, e in enumerate(doc["events"]):
+            if e.get("action") == "ability" and e.get("ability") == "Rock Armor":
+                found.append((doc, i))
+                break
+        if len(found) >= want:
+            break
+    return found
+
+
+def _armor_variants(doc: dict, i: int) -> list[tuple[str, dict]]:  # type: ignore[type-arg]
+    out = []
+    dropped = json.loads(json.dumps(doc))
+    del dropped["events"][i]
+    out.append(("drop", dropped))
+    passed = json.loads(json.dumps(doc))
+    passed["events"][i] = {"player": doc["events"][i]["player"], "action": "pass"}
+    out.append(("pass", passed))
+    for other in ("QS", "2H", "X1"):
+        if other not in doc["events"][i]["cards"]:
+            altered = json.loads(json.dumps(doc))
+            altered["events"][i]["cards"][0] = other
+            out.append((f"cards {other}", altered))
+    return out
+
+
+def test_mutated_rock_armor_events_are_rejected_or_change_the_game() -> None:
+    """RW-13: the Rock Armor decision (its two cards, or a pass instead)."""
+    logs = _armor_logs()
+    assert len(logs) >= 2, "self-play plays Rock Armor"
+    for doc, i in logs:
+        original = replay(doc)
+        assert original.status == "legal"
+        for label, mutated in _armor_variants(doc, i):
             verdict = replay(mutated)
             if verdict.status == "legal" and verdict.final == original.final:
                 assert _positions(mutated) != _positions(doc), label
