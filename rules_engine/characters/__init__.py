@@ -264,13 +264,14 @@ def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.gwen import GwenRules
     from rules_engine.characters.jaina import JainaRules
     from rules_engine.characters.midori import MidoriRules
+    from rules_engine.characters.onimaru import OnimaruRules
     from rules_engine.characters.rook import RookRules
     from rules_engine.characters.troq import TroqRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
             "gloria": GloriaRules, "geiger": GeigerRules, "degrey": DeGreyRules,
             "argagarg": ArgagargRules, "gwen": GwenRules, "troq": TroqRules,
-            "rook": RookRules}
+            "rook": RookRules, "onimaru": OnimaruRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()
