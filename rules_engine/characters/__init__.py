@@ -19,7 +19,7 @@ How an ability plugs in (docs/rules-engine.md has a worked example):
   :meth:`CharacterRules.combat_override` at C6;
 - steps with no event of their own keep a named hook (``on_lock_in``, ``after_winner``,
   ``normal_draw_prevented``, ``block_draw_prevented``, ``replace_block_draw``,
-  ``blocking_innates_prevented``, ``combo_opener`` / ``after_card_combo``,
+  ``blocking_innates_prevented``, ``combo_opener`` / ``after_card_combo``, ``armor_combo``,
   ``end_of_combat``, ``at_end_of_turn``, ``start_of_turn``);
 - the greedy bot asks :meth:`CharacterRules.bot_choice` at this character's decisions.
 
