@@ -146,6 +146,17 @@ class AbilityContext(Protocol):
         """``ps`` is no longer knocked down this turn (KD-3 undone by card text)."""
         ...
 
+    def speed(self, ps: PlayerState) -> int | None:
+        """AR-SPD-1: ``ps``'s locked-in speed in tenths after modifiers, as C6 compares it
+        (None for a card without speed); "normal attacks with speed 5.0 or faster"."""
+        ...
+
+    def knock_down(self, ps: PlayerState, by: PlayerState, next_turn: bool = False) -> None:
+        """Card text knocks ``ps`` down now (War Stomp): for the rest of this turn (KD-4, KD-5),
+        or with ``next_turn`` like a combat's knockdown, for the next turn (KD-6: Entangling
+        Vines); journalled as a ``Knockdown`` by ``by``."""
+        ...
+
     def void(self, ps: PlayerState) -> None:
         """M-VOID: ``ps``'s combat card is discarded at once (no draw, no return, no effects)
         and ``ps`` counts as no-card for the rest of this combat (card text that makes a move

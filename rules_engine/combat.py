@@ -33,11 +33,15 @@ KIND_OF_MOVE = {
 @dataclass(frozen=True, slots=True)
 class CombatResult:
     """C6: ``winner`` is 0 (first player), 1 (second) or None; ``both_hit`` for speed ties and
-    Gold Burst mirrors; ``cell`` is the matrix row's ID (M-*) for facts and tests."""
+    Gold Burst mirrors; ``cell`` is the matrix row's ID (M-*) for facts and tests;
+    ``also_hits``: card text lets the loser's attack hit the winner all the same ("you still
+    take damage from the normal attack": Lockhorn Skewer, Troq Armor): a hit at C6, its base
+    damage dealt at C8c with the winner's, no combo for the loser."""
 
     winner: int | None
     both_hit: bool
     cell: str
+    also_hits: bool = False
 
 
 def _cell(x: str, y: str) -> str:

@@ -198,6 +198,8 @@ class ReferenceContext:
         return self.modifiers.fold(COMBO_MOVE, ps, m, m)
     stand_up: Callable[..., None] = _no_game
     void: Callable[..., None] = _no_game
+    knock_down: Callable[..., None] = _no_game
+    speed: Callable[..., Any] = _no_game
 
 
 def _reference(character_id: str, ruleset: Ruleset | None,

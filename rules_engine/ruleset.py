@@ -115,6 +115,14 @@ class UnstablePowerRotation(Enum):
     ANY_CARD_WITH_ATTACK = "ANY_CARD_WITH_ATTACK"  # the first-edition FAQ (FR-JAINA-9)
 
 
+class EntanglingVines(Enum):
+    """Rook's Entangling Vines (characters/rook.md, source conflict): next turn his attacks and
+    throws are 3.0 faster (yomibase since 2017: the default) or 5.0 faster (wiki 2015)."""
+
+    FASTER_3 = "FASTER_3"
+    FASTER_5 = "FASTER_5"
+
+
 class MoralHighGround(Enum):
     """DeGrey's innate (characters/degrey.md, source conflict): the bonus is the difference in
     hand sizes (yomibase, 2nd edition: the default) or the difference plus one (wiki 2015)."""
@@ -180,6 +188,7 @@ class Ruleset:
     protectiveWard: ProtectiveWard = ProtectiveWard.COMBAT_REVEAL     # argagarg.md conflict
     argagargLife: ArgagargLife = ArgagargLife.LIFE_85                 # argagarg.md conflict
     burstOfSpeed: BurstOfSpeed = BurstOfSpeed.MIN_1_0                 # FR-VALERIE-2 conflict
+    entanglingVines: EntanglingVines = EntanglingVines.FASTER_3       # rook.md conflict
 
     def starting_life(self, character_id: str, printed: int) -> int:
         """A character's starting life (S-5; GEN-8's cap) under these options."""

@@ -19,7 +19,7 @@ How an ability plugs in (docs/rules-engine.md has a worked example):
   :meth:`CharacterRules.combat_override` at C6;
 - steps with no event of their own keep a named hook (``on_lock_in``, ``after_winner``,
   ``normal_draw_prevented``, ``block_draw_prevented``, ``replace_block_draw``,
-  ``blocking_innates_prevented``, ``combo_opener`` / ``after_card_combo``,
+  ``blocking_innates_prevented``, ``combo_opener`` / ``after_card_combo``, ``armor_combo``,
   ``end_of_combat``, ``at_end_of_turn``, ``start_of_turn``);
 - the greedy bot asks :meth:`CharacterRules.bot_choice` at this character's decisions.
 
@@ -163,6 +163,14 @@ class CharacterRules:
         return
         yield  # pragma: no cover
 
+    def armor_combo(self, ctx: AbilityContext, ps: PlayerState,
+                    winner: PlayerState) -> Generator[Decision, tuple[PlayerId, Action], bool]:
+        """After the winner's combo (C12), asked of the seat that lost C6 with an attack: True
+        when this seat's card text makes its beaten attack hit after all and lets it make its
+        own combo now (Rock Armor, RW-13, OQ-12). May ask decisions (the cost)."""
+        return False
+        yield  # pragma: no cover
+
     def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
                               attacker: PlayerState) -> bool:
         """C7: whether this blocker's card text stops the normal draw of the attacker whose
@@ -256,13 +264,17 @@ def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.gwen import GwenRules
     from rules_engine.characters.jaina import JainaRules
     from rules_engine.characters.midori import MidoriRules
+    from rules_engine.characters.onimaru import OnimaruRules
+    from rules_engine.characters.rook import RookRules
+    from rules_engine.characters.troq import TroqRules
     from rules_engine.characters.valerie import ValerieRules
     from rules_engine.characters.vendetta import VendettaRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
             "gloria": GloriaRules, "geiger": GeigerRules, "degrey": DeGreyRules,
             "argagarg": ArgagargRules, "gwen": GwenRules, "valerie": ValerieRules,
-            "vendetta": VendettaRules}
+            "vendetta": VendettaRules, "troq": TroqRules, "rook": RookRules,
+            "onimaru": OnimaruRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

@@ -25,7 +25,7 @@ from rules_engine.errors import (
 )
 from rules_engine.game.combo import ComboSteps
 from rules_engine.journal import Blocked, Hit, JokerUsed, Thrown
-from rules_engine.modifiers import BLOCK_DAMAGE, BLOCK_DRAW, COMBAT_DAMAGE, SPEED
+from rules_engine.modifiers import BLOCK_DAMAGE, BLOCK_DRAW, COMBAT_DAMAGE
 from rules_engine.ruleset import (
     BlockReturn,
     IllegalAce,
@@ -154,6 +154,9 @@ class CombatSteps(ComboSteps):
         if winner is not None and loser is not None and not self.combat.no_combo \
                 and winner.kind in (cb.ATTACK, cb.THROW, cb.DODGE):
             yield from self._rewind_and_combo(winner, loser)
+            if loser.kind == cb.ATTACK and not self.combat.ended and (
+                    yield from self.rules[loser.player].armor_combo(self, loser, winner)):
+                yield from self._armoured_combo(loser, winner)  # Rock Armor (OQ-12)
         elif winner is not None and loser is not None:
             # CB-1: card text may let the loser start a combo all the same (Time Stop).
             rules = self.rules[loser.player]
@@ -179,10 +182,7 @@ class CombatSteps(ComboSteps):
 
     def _speed(self, ps: PlayerState) -> int | None:
         """AR-SPD-1: the locked-in speed, after ability modifiers, never below 0.0."""
-        if ps.combat_move is None or ps.combat_move.speed is None:
-            return None
-        speed = self.modifiers.fold(SPEED, ps, ps.combat_move, ps.combat_move.speed)
-        return max(speed, 0)
+        return self.speed(ps)
 
     def _commit_options(self, player: PlayerId, also: Card | None = None) -> list[Action]:
         """The legal C1 commits from hand (and ``also``, a card being taken back, CF-08)."""
@@ -330,6 +330,8 @@ class CombatSteps(ComboSteps):
         attacks in a speed tie; both Gold Bursts in a mirror)."""
         if winner is not None:
             winner.hit_this_combat = winner.kind in (cb.ATTACK, cb.THROW, cb.JOKER)
+            if result.also_hits:  # the loser's attack hits all the same (Lockhorn Skewer)
+                self.opponent(winner).hit_this_combat = True
         elif result.both_hit:
             for ps in self.players:
                 ps.hit_this_combat = True
@@ -343,6 +345,8 @@ class CombatSteps(ComboSteps):
         if winner is not None and loser is not None:
             if winner.kind in (cb.ATTACK, cb.THROW):
                 hit.append((loser, winner, winner.kind == cb.THROW))
+            if result.also_hits and loser.kind == cb.ATTACK:
+                hit.append((winner, loser, False))
         elif result.both_hit:
             for ps in self.order():
                 if self.opponent(ps).kind == cb.ATTACK:
@@ -376,6 +380,11 @@ class CombatSteps(ComboSteps):
                                       winner.combat_move.damage)
             self._damage(loser, dmg, winner, "combat")
             self.combat.combat_card_damage = max(dmg, 0)
+            if result.also_hits and loser.kind == cb.ATTACK:  # at the same moment (C8c)
+                assert loser.combat_move is not None
+                back = self.modifiers.fold(COMBAT_DAMAGE, loser, loser.combat_move,
+                                           loser.combat_move.damage)
+                self._damage(winner, back, loser, "combat")
         elif winner.kind == cb.BLOCK and loser.kind == cb.ATTACK:
             assert loser.combat_move is not None and loser.combat_card is not None
             dmg = self.modifiers.fold(BLOCK_DAMAGE, winner, loser.combat_move,

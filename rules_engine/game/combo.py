@@ -31,7 +31,14 @@ from rules_engine.journal import (
     Knockdown,
     Thrown,
 )
-from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, PUMP_ALLOWED, REWIND_IMMUNE, Expiry
+from rules_engine.modifiers import (
+    COMBAT_DAMAGE,
+    COMBO_DAMAGE,
+    FOLLOW,
+    PUMP_ALLOWED,
+    REWIND_IMMUNE,
+    Expiry,
+)
 from rules_engine.ruleset import (
     OnOff,
     PumpTiming,
@@ -166,6 +173,29 @@ class ComboSteps(PowerUpSteps):
                 self._damage(loser, dmg, winner, "combat")
                 self._ko_check()
         return opened
+
+    def _armoured_combo(self, ps: PlayerState, opp: PlayerState) -> Step:
+        """RW-13 / OQ-12 (Rock Armor): after ``opp``'s combo is over (its C11 and C12 done),
+        ``ps``'s beaten combat attack is not interrupted: it hits ``opp`` now (its base damage,
+        as at C8c), then ``opp`` may place a Rewind card and ``ps`` makes its combo from that
+        attack (C9..C12, a second run; C13 follows for it)."""
+        for e in self.combo:  # the first combo is over and journalled: its cards go now
+            if e.played_in_c10 and not e.returned:
+                self.discard(opp, e.card)
+        self.combat.run = ComboRun()
+        m = ps.combat_move
+        assert m is not None
+        ps.hit_this_combat = True
+        self.journal.record(Hit(self.turn, self.step, opp.player, ps.player))
+        if opp.ongoing:
+            fire(self, opp, Trigger.HIT)
+        dmg = self.modifiers.fold(COMBAT_DAMAGE, ps, m, m.damage)
+        self._damage(opp, dmg, ps, "combat")
+        self.combat.combat_card_damage = max(dmg, 0)
+        self._ko_check()
+        yield from self.react()
+        if not self.combat.ended:  # a hit may end the combat (Bubble Shield)
+            yield from self._rewind_and_combo(ps, opp)
 
     def _open_combo(self, ps: PlayerState, opener: Callable[[Move], bool]) -> Generator[
             Decision, tuple[PlayerId, Action], bool]:

@@ -31,11 +31,12 @@ from rules_engine.errors import (
     LogPosition,
     RuleViolation,
 )
-from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal
+from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal, Knockdown
 from rules_engine.modifiers import (
     COMBO_MOVE,
     MOVE,
     MOVE_ALLOWED,
+    SPEED,
     Expiry,
     Modifier,
     Modifiers,
@@ -586,8 +587,25 @@ class GameCore:
             raise EngineInvariantError(f"{ps.player.name} did not win this combat with a dodge")
         self.combat.run.full_combo = True
 
+    def speed(self, ps: PlayerState) -> int | None:
+        """AR-SPD-1: ``ps``'s locked-in speed in tenths, after ability modifiers, never below
+        0.0 (None: no card with a speed)."""
+        if ps.combat_move is None or ps.combat_move.speed is None:
+            return None
+        return max(self.modifiers.fold(SPEED, ps, ps.combat_move, ps.combat_move.speed), 0)
+
     def stand_up(self, ps: PlayerState) -> None:
         ps.knocked_down = False
+
+    def knock_down(self, ps: PlayerState, by: PlayerState, next_turn: bool = False) -> None:
+        """Card text knocks ``ps`` down now (War Stomp): knocked down for the rest of this turn
+        (KD-4, KD-5 apply to this turn's combat; K3 stands it up), or with ``next_turn`` as a
+        combat's knockdown (KD-6: for the next turn; Entangling Vines); journalled."""
+        if next_turn:
+            ps.knockdown_next = True
+        else:
+            ps.knocked_down = True
+        self.journal.record(Knockdown(self.turn, self.step, ps.player, by.player))
 
     def void(self, ps: PlayerState) -> None:
         """M-VOID: discard ``ps``'s combat card at once; ``ps`` is no-card for this combat."""

@@ -87,7 +87,7 @@ def test_windows_open_at_their_steps__WIN_REVEAL_WIN_FULLCOMBO_WIN_POWERUP_WIN_E
 
 
 def test_stats_only_characters_are_reported__AB_1() -> None:
-    _, log = play_game("rook", "grave", 3)
+    _, log = play_game("setsuki", "grave", 3)
     verdict = replay(log.dumps())
     assert verdict.status == "legal" and verdict.abilities_complete is False
     _, log2 = play_game("jaina", "grave", 3)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -71,11 +72,11 @@ def test_ids_without_hyphens_are_cited_from_docstrings(tmp_path: Path) -> None:
 
 
 def test_faq_rulings_of_an_unimplemented_character_are_deferred_until_it_is() -> None:
-    """FR-ROOK-1 needs Rook's abilities (its prefix says whose): deferred while
-    ``abilities_implemented("rook")`` is false, in scope (and uncited) once it is true."""
-    before = coverage(["FR-ROOK-1", "FR-GRAVE-1"], {})
+    """FR-SETSUKI-2 needs Setsuki's abilities (its prefix says whose): deferred while
+    ``abilities_implemented("setsuki")`` is false, in scope (and uncited) once it is true."""
+    before = coverage(["FR-SETSUKI-2", "FR-GRAVE-1"], {})
     assert before.deferred == {
-        "FR-ROOK-1": "needs Rook's abilities: a FAQ ruling on that character's card text"}
+        "FR-SETSUKI-2": "needs Setsuki's abilities: a FAQ ruling on that character's card text"}
     assert before.uncited == ["FR-GRAVE-1"]
 
 
@@ -140,10 +141,10 @@ def test_strict_fails_only_on_uncited_in_scope_ids(
 ) -> None:
     rules = tmp_path / "RULES.md"
     rules.write_text("## 3. Turn\n- **T1** Start.\n## 10. Abilities\n"
-                     "| FR-ROOK-1 | Rock Armor. |\n", encoding="utf-8")
+                     "| FR-SETSUKI-2 | Smoke Bomb. |\n", encoding="utf-8")
     tests = tmp_path / "tests"
     tests.mkdir()
-    # Given only the deferred FR-ROOK-1 is uncited, then --strict passes
+    # Given only the deferred FR-SETSUKI-2 is uncited, then --strict passes
     (tests / "test_a.py").write_text('def test_a():\n    """T1."""\n    Game()\n',
                                      encoding="utf-8")
     argv = ["coverage", "--rules", str(rules), "--tests", str(tests), "--strict"]
@@ -151,15 +152,15 @@ def test_strict_fails_only_on_uncited_in_scope_ids(
     assert json.loads(capsys.readouterr().out) == {
         "source": str(rules), "cited": {"T1": ["test_a.py::test_a"]}, "uncited": [],
         "helper_only": {},
-        "deferred": {"FR-ROOK-1": {
-            "reason": "needs Rook's abilities: a FAQ ruling on that character's card text",
+        "deferred": {"FR-SETSUKI-2": {
+            "reason": "needs Setsuki's abilities: a FAQ ruling on that character's card text",
             "cited": []}}}
     # Given T1 is uncited too, then --strict fails and the text names it as remaining work
     (tests / "test_a.py").write_text("def test_a():\n    pass\n", encoding="utf-8")
     assert main(argv) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == "T1"
-    assert "FR-ROOK-1              needs Rook's abilities" in out
+    assert re.search(r"FR-SETSUKI-2 +needs Setsuki's abilities", out)
 
 
 def test_strict_fails_on_ids_cited_by_helper_tests_only(

@@ -154,7 +154,8 @@ def test_a_timed_modifier_changes_the_opponents_speed_until_the_turn_ends(as_roo
     assert g.modifiers.fold(SPEED, g.state(P2), grave_four, 46) == 46
 
 
-def test_the_same_commits_without_the_modifier_go_the_other_way() -> None:
+def test_the_same_commits_without_the_modifier_go_the_other_way(as_rook: Any) -> None:
+    as_rook(CharacterRules)  # Rook's cards with no ability: only the modifier is missing
     g = recorded_game(ROOK, PLAIN, p1="rook")
     _to_turn_2_draw_phase(g)
     fight(g, commit("5C", "attack"), commit("4D", "attack"))
@@ -219,7 +220,8 @@ def test_the_c6_override_gives_the_win_to_the_armoured_attack(as_rook: Any) -> N
     assert g.state(P1).hit_this_combat and not g.state(P2).hit_this_combat
 
 
-def test_without_the_override_the_faster_attack_wins() -> None:
+def test_without_the_override_the_faster_attack_wins(as_rook: Any) -> None:
+    as_rook(CharacterRules)  # Rook's cards with no ability: only the override is missing
     g = recorded_game(ROOK, PLAIN, p1="rook")
     fight(g, commit("8C", "attack"), commit("6D", "attack"))
     assert g.combat.winner is P2 and g.combat.cell == "M-ATTACK-ATTACK"

@@ -32,7 +32,7 @@ def test_a_self_play_log_replays_as_legal_with_the_same_result() -> None:
 
 
 def test_verdict_is_json_with_stable_keys() -> None:
-    _, log = play_game("rook", "zane", 5)
+    _, log = play_game("setsuki", "zane", 5)
     d = replay(log.dumps()).to_dict()
     assert set(d) == {"status", "first_error", "final", "facts", "abilities_complete", "claimed",
                       "events", "engine_version", "notes"}
@@ -41,10 +41,10 @@ def test_verdict_is_json_with_stable_keys() -> None:
 
 
 def test_characters_without_abilities_are_flagged_not_complete() -> None:
-    _, log = play_game("rook", "zane", 5)
+    _, log = play_game("setsuki", "zane", 5)
     verdict = replay(log.dumps())
     assert verdict.abilities_complete is False
-    assert any("rook" in n for n in verdict.notes)
+    assert any("setsuki" in n for n in verdict.notes)
 
 
 def test_unreadable_json_names_the_path() -> None:
@@ -132,7 +132,7 @@ def test_hostile_json_is_unreadable_not_a_crash() -> None:
 
 def test_an_engine_bug_is_an_engine_error_never_the_players_fault(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # given a log that is legal, and an engine whose power-up code is broken
-    _, log = play_game("rook", "zane", 5)
+    _, log = play_game("setsuki", "zane", 5)
     from rules_engine.game import Game
 
     def broken(self, ps):  # type: ignore[no-untyped-def]

@@ -180,7 +180,7 @@ def test_cli_validate_exit_codes(tmp_path) -> None:  # type: ignore[no-untyped-d
     (tmp_path / "ok.json").write_text(log.dumps())
     (tmp_path / "mismatch.json").write_text(json.dumps(bad))
     # the same mismatch with characters the engine plays by card stats only: not verifiable yet
-    _, stats_only = play_game("rook", "midori", 2)
+    _, stats_only = play_game("setsuki", "midori", 2)
     unsure = stats_only.to_json()
     unsure["result"]["winner"] = "P2" if unsure["result"]["winner"] != "P2" else "P1"
     (tmp_path / "unsure.json").write_text(json.dumps(unsure))
@@ -226,7 +226,8 @@ def _variants() -> list[object]:
                   moralHighGround=r.MoralHighGround.DIFFERENCE_PLUS_ONE,
                   protectiveWard=r.ProtectiveWard.DRAW_PHASE,
                   argagargLife=r.ArgagargLife.LIFE_90,
-                  burstOfSpeed=r.BurstOfSpeed.FLOOR_0_0),
+                  burstOfSpeed=r.BurstOfSpeed.FLOOR_0_0,
+                  entanglingVines=r.EntanglingVines.FASTER_5),
         r.Ruleset(pumpTiming=r.PumpTiming.IMMEDIATE, voidTiming=r.VoidTiming.AFTER_REVEAL,
                   blockReturn=r.BlockReturn.IMMEDIATE, jokers=r.Jokers.REMOVED),
         r.Ruleset(rewindDraw=r.RewindDraw.IF_PREVENTED_MAY,

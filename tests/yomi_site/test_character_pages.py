@@ -60,7 +60,7 @@ def test_unknown_character_is_a_404(client) -> None:
     assert client.get("/characters/nobody/").status_code == 404
 
 
-@pytest.mark.parametrize("cid", ["degrey", "argagarg", "gwen"])
+@pytest.mark.parametrize("cid", ["degrey", "argagarg", "gwen", "troq", "rook", "onimaru"])
 def test_implemented_characters_show_each_ability_as_the_engine_plays_it(client, cid) -> None:
     from rules_engine.characters import IMPLEMENTED
     from yomi_site.characters import TIMINGS

@@ -45,7 +45,7 @@ def submit(match: Match, side: int, text: str, capture) -> VerificationRun:  # t
 def _unverifiable_text() -> tuple[str, str]:
     """A log between two characters the engine plays by card stats only, claiming the other
     winner: a result mismatch the engine cannot judge. Returns it and the claimed winner."""
-    legal = self_play_log_text("rook", "setsuki", 4)
+    legal = self_play_log_text("zane", "setsuki", 4)
     import json
 
     actual = json.loads(legal)["result"]["winner"]
@@ -60,7 +60,7 @@ def test_a_log_the_engine_cannot_judge_is_not_verifiable_yet_and_can_be_confirme
     match = versus_match()
     run = submit(match, 1, text, django_capture_on_commit_callbacks)
     assert run.status == RS.UNVERIFIABLE and run.is_finished
-    assert run.verdict["unverifiable"]["characters"] == ["rook", "setsuki"]
+    assert run.verdict["unverifiable"]["characters"] == ["zane", "setsuki"]
     match.refresh_from_db()
     assert match.status == MS.AWAITING_CONFIRMATION  # not illegal: the other side may confirm
     with django_capture_on_commit_callbacks(execute=True):

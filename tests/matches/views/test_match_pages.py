@@ -263,14 +263,14 @@ def test_a_log_not_verifiable_yet_says_which_characters_and_offers_confirmation(
 ) -> None:
     from tests.matches.factories import with_claimed_winner
 
-    legal = self_play_log_text("rook", "setsuki", 4)
+    legal = self_play_log_text("zane", "setsuki", 4)
     winner = json.loads(legal)["result"]["winner"]
     match = versus_match()
     submitted(match, with_claimed_winner(legal, "P1" if winner != "P1" else "P2"),
               django_capture_on_commit_callbacks)
     client.force_login(side_user(match, 2))
     html = client.get(f"/matches/{match.pk}/").content.decode()
-    assert "Not verifiable yet" in html and "rook, setsuki" in html
+    assert "Not verifiable yet" in html and "zane, setsuki" in html
     assert "cannot verify yet" in html and "Confirm this result" in html
     assert "Illegal" not in html
 
