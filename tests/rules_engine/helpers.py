@@ -82,3 +82,29 @@ def with_move(name: str, rank_code: str, **changes: object) -> object:
         dataclasses.replace(m, **changes) if m.is_attack_or_throw else m  # type: ignore[arg-type]
         for m in moves[rank])
     return dataclasses.replace(c, moves=moves)
+
+
+def illegal_rule(g: Game, player: object, action: object) -> str:
+    """The rule ID the game cites when it refuses ``action`` by ``player`` (it must refuse)."""
+    import pytest
+
+    from rules_engine.errors import IllegalActionError
+
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(player, action)  # type: ignore[arg-type]
+    return err.value.rule_id
+
+
+def finish_turn(g: Game, turn: int) -> None:
+    """Decline everything optional until turn ``turn`` is over."""
+    from rules_engine.actions import Pass, PowerUp, Stop
+
+    while g.turn == turn and g.outcome is None:
+        actor = g.actor
+        legal = g.legal_actions(actor)  # type: ignore[arg-type]
+        for pick in (Pass(), Stop(), PowerUp()):
+            if pick in legal:
+                g.apply(actor, pick)  # type: ignore[arg-type]
+                break
+        else:
+            g.apply(actor, legal[0])  # type: ignore[arg-type]

@@ -5,44 +5,25 @@ from __future__ import annotations
 
 import pytest
 
-from rules_engine.actions import FaceDown, Pass, PowerUp, Stop, UseAbility
+from rules_engine.actions import FaceDown, Pass, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
-from rules_engine.errors import IllegalActionError, RuleViolation
+from rules_engine.errors import RuleViolation
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt
 from rules_engine.ruleset import ProtectiveWard, Ruleset
 
-from .helpers import P1, P2, combo, commit, draw, fight, recorded_game
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 WARD = "Protective Ward"
 CRASH = "Crash and Flow"
 
 
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
-
-
 def _hex(g: Game, turn: int) -> list[int]:
     return [e.amount for e in g.journal.of(DamageDealt)
             if e.turn == turn and e.step == "K1" and e.kind == "ability"]
-
-
-def _finish_turn(g: Game, turn: int) -> None:
-    """Decline everything optional until turn ``turn`` is over."""
-    while g.turn == turn and g.outcome is None:
-        actor = g.actor
-        legal = g.legal_actions(actor)  # type: ignore[arg-type]
-        for pick in (Pass(), Stop(), PowerUp()):
-            if pick in legal:
-                g.apply(actor, pick)  # type: ignore[arg-type]
-                break
-        else:
-            g.apply(actor, legal[0])  # type: ignore[arg-type]
 
 
 # --- Hex of Murkwood (innate) ---------------------------------------------------------------
@@ -57,7 +38,7 @@ def test_no_hex_after_being_knocked_down_this_turn__KD_1() -> None:
     g = recorded_game("2C 3C 4C 5C 6C 8C 9C", PLAIN, p1="argagarg", p2="grave")
     fight(g, commit("5C", "block"), commit("8D", "throw"))
     g.apply(P1, Pass())  # C9: no Rewind card
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert g.state(P1).knocked_down and _hex(g, 1) == []
     # the next turn he began knocked down (KD-3): no Hex either
     draw(g, P1, "TC")
@@ -116,7 +97,7 @@ def test_ward_lasts_the_turn_only__K3() -> None:
     g.apply(P1, UseAbility(WARD, card("7C")))
     draw(g, P1, "KC")
     draw(g, P2, "KS")
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     draw(g, P1, "TC")
     draw(g, P2, "TS")
     fight(g, commit("2C", "attack"), commit("3D", "attack"))
@@ -129,9 +110,9 @@ def test_ward_lasts_the_turn_only__K3() -> None:
 def test_ward_illegal_uses__WIN_REVEAL_AB_2() -> None:
     g = recorded_game("7C 8C 2C 3C 4C 5C 6C", PLAIN, p1="argagarg", p2="grave")
     fight(g, commit("8C", "throw"), commit("5D", "attack"))
-    assert _illegal(g, P1, UseAbility(WARD, card("8C"))) == "AB-2"
-    assert _illegal(g, P1, UseAbility(WARD, card("7D"))) == "AB-2"
-    assert _illegal(g, P1, UseAbility(WARD, card("7C"), option="x")) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(WARD, card("8C"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(WARD, card("7D"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(WARD, card("7C"), option="x")) == "AB-2"
     with pytest.raises(RuleViolation) as err:
         g.rules[P1].check(g, g.state(P1), "draw_phase", UseAbility(WARD, card("7C")))
     assert err.value.rule_id == "WIN-REVEAL"
@@ -142,7 +123,7 @@ def test_ward_in_the_draw_phase_under_the_option__WIN_DRAW() -> None:
     g = recorded_game("7C 8C 2C 3C 4C 5C 6C", PLAIN, p1="argagarg", p2="grave", ruleset=rs)
     fight(g, commit("8C", "throw"), commit("5D", "block"))  # no Combat Reveal window now
     g.apply(P2, Pass())  # Grave's Rewind window (the throw won)
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     draw(g, P2, "TS")  # Grave (82 after the throw and the Hex) has initiative
     draw(g, P1, "TC")
     assert g.step == "T3"
@@ -191,9 +172,9 @@ def test_crash_and_flow_counters_draws_and_sends_the_card_to_the_deck_bottom__CT
 def test_crash_and_flow_illegal_uses__CTR_1_CTR_2() -> None:
     g = _grave_turn_two("TC 2C 3C 4C 5C 6C 8C", "7D 2D 3D 4D 5D 6D 8D")
     g.apply(P2, UseAbility("Martial Mastery", card("7D")))
-    assert _illegal(g, P1, UseAbility(CRASH, card("TD"))) == "CTR-1"
-    assert _illegal(g, P1, UseAbility(CRASH, card("8C"))) == "CTR-1"
-    assert _illegal(g, P1, UseAbility(WARD, card("TC"))) == "CTR-2"
+    assert illegal_rule(g, P1, UseAbility(CRASH, card("TD"))) == "CTR-1"
+    assert illegal_rule(g, P1, UseAbility(CRASH, card("8C"))) == "CTR-1"
+    assert illegal_rule(g, P1, UseAbility(WARD, card("TC"))) == "CTR-2"
 
 
 def test_a_countered_crash_and_flow_is_undone__OQ_13_CTR_3() -> None:
@@ -226,7 +207,7 @@ def _shield_up() -> Game:
 
 def test_bubble_shield_draws_and_stays_in_play_and_boosts_hex__GEN_9() -> None:
     g = _shield_up()
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     arg = g.state(P1)
     assert [e.name for e in arg.ongoing] == ["Bubble Shield"] and arg.ongoing[0].card is card("AC")
     assert card("AC") not in arg.hand and card("AC") not in arg.discard
@@ -237,7 +218,7 @@ def test_bubble_shield_draws_and_stays_in_play_and_boosts_hex__GEN_9() -> None:
 
 def test_bubble_shield_absorbs_a_hit_and_ends_combat__AB_13() -> None:
     g = _shield_up()
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     draw(g, P1, "TC")
     draw(g, P2, "TS")
     life = g.life
@@ -246,14 +227,14 @@ def test_bubble_shield_absorbs_a_hit_and_ends_combat__AB_13() -> None:
     arg = g.state(P1)
     assert arg.ongoing == [] and card("AC") in arg.discard
     assert g.step != "C10" and not list(g.journal.of(ComboEnded))
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert g.life[0] == life[0] and not g.state(P1).knocked_down
     assert _hex(g, 2) == [2]  # the Shield is gone
 
 
 def test_bubble_shield_ignores_block_damage__AB_13() -> None:
     g = _shield_up()
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     draw(g, P1, "TC")
     draw(g, P2, "TS")
     # Grave's Whirlwind is blocked by Argagarg: its block damage is not a hit
@@ -339,7 +320,7 @@ def test_crash_and_flow_sends_a_countered_ongoing_card_to_the_deck_bottom__CTR_3
 
 def test_bubble_shield_absorbs_a_hit_back__CB_7() -> None:
     g = _shield_up()
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     draw(g, P1, "TC")
     draw(g, P2, "TS")
     life = g.life[0]
@@ -350,7 +331,7 @@ def test_bubble_shield_absorbs_a_hit_back__CB_7() -> None:
     g.apply(P2, combo("6D"))
     arg = g.state(P1)
     assert arg.ongoing == [] and card("3C") in arg.discard and arg.face_down is None
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert g.life[0] == life
 
 

@@ -9,22 +9,16 @@ from rules_engine.actions import Pass, PowerUp, Stop, UseAbility
 from rules_engine.bots import GreedyBot, RandomBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
-from rules_engine.errors import IllegalActionError, RuleViolation
+from rules_engine.errors import RuleViolation
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, Healed
 from rules_engine.ruleset import MoralHighGround, Ruleset
 
-from .helpers import P1, P2, combo, commit, draw, fight, recorded_game
+from .helpers import P1, P2, combo, commit, draw, fight, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 RHETORIC = "Troublesome Rhetoric"
 POINT = "Point, Counterpoint"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
 
 
 def _hurt_then_turn_two(hand: str, grave_hand2: str = "2D 3D 4D 5D",
@@ -107,14 +101,14 @@ def test_countered_rhetoric_gains_nothing__CTR_3() -> None:
 
 def test_rhetoric_illegal_uses_are_refused__WIN_DRAW_AB_2() -> None:
     g = _hurt_then_turn_two("4C 5C 6C 7C 8C 9C TC")
-    assert _illegal(g, P1, UseAbility(RHETORIC, card("4C"), option="joker")) == "AB-2"
-    assert _illegal(g, P1, UseAbility(RHETORIC, card("5C"), option="attack")) == "AB-2"
-    assert _illegal(g, P1, UseAbility(RHETORIC, card("4D"), option="attack")) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(RHETORIC, card("4C"), option="joker")) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(RHETORIC, card("5C"), option="attack")) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(RHETORIC, card("4D"), option="attack")) == "AB-2"
     g.apply(P1, Pass())
     # at Combat Reveal (his 7 is the combat card, so he has a decision there)
     fight(g, commit("7C", "attack"), commit("5D", "block"))
     assert g.step == "C4" and g.actor is P1
-    assert _illegal(g, P1, UseAbility(RHETORIC, card("4C"), option="attack")) == "WIN-DRAW"
+    assert illegal_rule(g, P1, UseAbility(RHETORIC, card("4C"), option="attack")) == "WIN-DRAW"
 
 
 def test_no_rhetoric_on_turn_1__WIN_DRAW() -> None:
@@ -166,9 +160,9 @@ def test_countered_point_counterpoint_refunds_its_cost__CTR_3() -> None:
 def test_point_counterpoint_illegal_uses__AB_3_AB_2_WIN_DURING() -> None:
     g = recorded_game("7C 2C 3C 5C 6C 8C 9C", PLAIN, p1="degrey", p2="grave")
     fight(g, commit("7C", "attack"), commit("5D", "block"))
-    assert _illegal(g, P1, UseAbility(POINT, card("7D"), (card("2C"),))) == "AB-3"
-    assert _illegal(g, P1, UseAbility(POINT, card("7C"), (card("4C"),))) == "AB-2"
-    assert _illegal(g, P1, UseAbility(POINT, card("7C"), ())) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(POINT, card("7D"), (card("2C"),))) == "AB-3"
+    assert illegal_rule(g, P1, UseAbility(POINT, card("7C"), (card("4C"),))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(POINT, card("7C"), ())) == "AB-2"
     with pytest.raises(RuleViolation) as err:
         g.rules[P1].check(g, g.state(P1), "draw_phase",
                           UseAbility(POINT, card("7C"), (card("2C"),)))
@@ -203,7 +197,7 @@ def test_ghost_riposte_full_combo_keeps_the_combo_limit__CB_3() -> None:
     g.apply(P1, combo("5C"))
     g.apply(P1, combo("6C"))
     g.apply(P1, combo("7C"))
-    assert _illegal(g, P1, combo("KC")) == "CB-3"  # Spirit Justice: 2 more, 3 of 4 spent
+    assert illegal_rule(g, P1, combo("KC")) == "CB-3"  # Spirit Justice: 2 more, 3 of 4 spent
     g.apply(P1, combo("JC"))  # Daggerfall Thrust (1) still fits, and ends it (CB-5)
     assert g.combos[-1].points == 4
 

@@ -5,37 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from rules_engine.actions import Pass, PowerUp, Stop, UseAbility
+from rules_engine.actions import Pass, Stop, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed
 
-from .helpers import P1, P2, combo, commit, draw, fight, recorded_game
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 STRIKES = "Relentless Strikes"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
-
-
-def _finish_turn(g: Game, turn: int) -> None:
-    """Decline everything optional until turn ``turn`` is over."""
-    while g.turn == turn and g.outcome is None:
-        actor = g.actor
-        legal = g.legal_actions(actor)  # type: ignore[arg-type]
-        for pick in (Pass(), Stop(), PowerUp()):
-            if pick in legal:
-                g.apply(actor, pick)  # type: ignore[arg-type]
-                break
-        else:
-            g.apply(actor, legal[0])  # type: ignore[arg-type]
 
 
 def _hurt(hand: str, grave: str = "2D 3D 4D 5D 6D 8D 9D") -> Game:
@@ -47,7 +27,7 @@ def _hurt(hand: str, grave: str = "2D 3D 4D 5D 6D 8D 9D") -> Game:
     g.apply(P1, Pass())  # no Rewind card
     for c in ("3D", "4D", "5D"):
         g.apply(P2, combo(c))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     draw(g, P1, "7C")
     draw(g, P1, "8C")
     draw(g, P2, "JS")
@@ -109,10 +89,10 @@ def test_relentless_strikes_declined_is_an_ordinary_block() -> None:
 def test_relentless_strikes_illegal_choices__AB_1() -> None:
     g = recorded_game("5C 2H 3S 4D 6S JC TC", PLAIN, p1="gwen", p2="grave")
     fight(g, commit("5C", "attack"), commit("5D", "block"))
-    assert _illegal(g, P1, UseAbility(STRIKES, cards=(card("2H"), card("4D")))) == "AB-1"
-    assert _illegal(g, P1, UseAbility(STRIKES, cards=(card("2H"), card("2S")))) == "AB-1"
-    assert _illegal(g, P1, UseAbility(STRIKES, cards=(card("2H"), card("TC")))) == "AB-1"
-    assert _illegal(g, P1, UseAbility(STRIKES, cards=(card("2H"),))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(STRIKES, cards=(card("2H"), card("4D")))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(STRIKES, cards=(card("2H"), card("2S")))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(STRIKES, cards=(card("2H"), card("TC")))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(STRIKES, cards=(card("2H"),))) == "AB-1"
 
 
 def test_no_relentless_strikes_for_an_ender_or_without_both_colours() -> None:
@@ -166,7 +146,7 @@ def test_countered_glorias_remedy_is_an_ordinary_block__AB_11_CTR_3() -> None:
     fight(g, commit("TC", "block"), commit("KS", "attack"))
     g.apply(P2, UseAbility("Mental Toughness", card("TD"), (card("QD"),)))
     draw(g, P1, "9C")  # the block draw
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert g.life[0] == 69 - 1  # Whirlwind's block damage
     assert card("TC") in g.state(P1).hand  # the block returned (AR-BLK-2)
 
@@ -179,10 +159,10 @@ def test_chillbane_freezes_the_opponent_no_rewind_then_slows_them() -> None:
     fight(g, commit("JC", "attack", "Chains of Ice"), commit("8D", "throw"))
     assert g.step == "C10" and g.actor is P1  # no C9 decision for the frozen Grave
     assert g.public_view(P1)["players"]["P2"]["frozen"] is True  # type: ignore[index]
-    assert _illegal(g, P2, Pass()) == "C10"  # an event of the frozen player is not due
+    assert illegal_rule(g, P2, Pass()) == "C10"  # an event of the frozen player is not due
     assert "frozen" not in g.public_view(P1)["players"]["P1"]  # type: ignore[operator]
     g.apply(P1, Stop())
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert card("X1") in g.state(P2).hand
     assert "frozen" not in g.public_view(P2)["players"]["P2"]  # type: ignore[operator]
     # next turn Grave's 2.6 attack is 4.6: Gwen's 4.0 attack wins
@@ -199,7 +179,7 @@ def test_a_frozen_player_skips_power_up_and_abilities() -> None:
     g = recorded_game("JC 2C 3C 4C 5C 6C TC", "2D 2H 8D 3D 4D 6D 9D", p1="gwen", p2="grave")
     fight(g, commit("JC", "attack", "Chains of Ice"), commit("8D", "throw"))
     g.apply(P1, Stop())
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert {card("2D"), card("2H")} <= set(g.state(P2).hand)  # no Power Up happened
 
 

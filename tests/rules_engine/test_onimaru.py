@@ -5,38 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from rules_engine.actions import Pass, PowerUp, Stop, UseAbility
+from rules_engine.actions import Pass, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Knockdown
 
-from .helpers import P1, P2, commit, draw, fight, recorded_game
+from .helpers import P1, P2, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 FA = "Final Authority"
 FORMATION = "Clockwork Formation"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
-
-
-def _finish_turn(g: Game, turn: int) -> None:
-    """Decline everything optional until turn ``turn`` is over."""
-    while g.turn == turn and g.outcome is None:
-        actor = g.actor
-        legal = g.legal_actions(actor)  # type: ignore[arg-type]
-        for pick in (Pass(), Stop(), PowerUp()):
-            if pick in legal:
-                g.apply(actor, pick)  # type: ignore[arg-type]
-                break
-        else:
-            g.apply(actor, legal[0])  # type: ignore[arg-type]
 
 
 def _draw_phase(g: Game, oni: str, other: str) -> None:
@@ -97,7 +77,7 @@ def test_final_authority_beats_a_faster_attack_and_knocks_down() -> None:
     assert UseAbility(FA, card("9H"), (card("2C"),)) in g.legal_actions(P1)
     g.apply(P1, UseAbility(FA, card("9H"), (card("2C"),)))
     assert g.combat.winner is P1 and g.combat.cell == "M-FINAL-AUTHORITY"
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert [e.amount for e in g.journal.of(DamageDealt) if e.target is P2][:1] == [10]
     assert g.life[0] == 90  # Dragonheart never hit
     assert [(e.seat, e.by) for e in g.journal.of(Knockdown)] == [(P2, P1)]
@@ -109,12 +89,12 @@ def test_final_authority_illegal_uses__AB_2() -> None:
     """onimaru.md, Final Authority: a 9, one more card of the attack's suit, a face card."""
     g = recorded_game("JC 9H 2C 3D 4C 7H 8H", PLAIN, p1="onimaru", p2="grave")
     fight(g, commit("JC", "attack"), commit("2D", "attack"))
-    assert _illegal(g, P1, UseAbility(FA, card("9H"), (card("3D"),))) == "AB-2"  # wrong suit
-    assert _illegal(g, P1, UseAbility(FA, card("8H"), (card("2C"),))) == "AB-2"  # not a 9
+    assert illegal_rule(g, P1, UseAbility(FA, card("9H"), (card("3D"),))) == "AB-2"  # wrong suit
+    assert illegal_rule(g, P1, UseAbility(FA, card("8H"), (card("2C"),))) == "AB-2"  # not a 9
     g2 = recorded_game("6C 9H 2C 3D 4C 7H 8H", PLAIN, p1="onimaru", p2="grave")
     fight(g2, commit("6C", "attack"), commit("2D", "attack"))
     assert g2.step != "C4"  # a normal attack: no Final Authority, no window
-    assert _illegal(g2, P1, UseAbility(FA, card("9H"), (card("2C"),))) != ""
+    assert illegal_rule(g2, P1, UseAbility(FA, card("9H"), (card("2C"),))) != ""
 
 
 def test_two_final_authorities_tie() -> None:
@@ -140,8 +120,8 @@ def test_clockwork_formation_attaches_the_soldiers_and_up_to_three_aces() -> Non
     g = _formation()
     assert g.life[1] == 90 - 1
     assert g.actor is P1
-    assert _illegal(g, P1, UseAbility(FORMATION, cards=(card("JC"),))) == "AB-3"
-    assert _illegal(g, P1, UseAbility(FORMATION, cards=(card("AS"),))) == "AB-3"
+    assert illegal_rule(g, P1, UseAbility(FORMATION, cards=(card("JC"),))) == "AB-3"
+    assert illegal_rule(g, P1, UseAbility(FORMATION, cards=(card("AS"),))) == "AB-3"
     g.apply(P1, UseAbility(FORMATION, cards=(card("AD"), card("AH"))))
     oni = g.state(P1)
     assert oni.attached == [card("AC"), card("AD"), card("AH")]
@@ -153,7 +133,7 @@ def test_clockwork_aces_pay_15_per_face_card_hit() -> None:
     attached Ace to deal 15 damage"."""
     g = _formation()
     g.apply(P1, UseAbility(FORMATION, cards=(card("AD"),)))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draw_phase(g, "5C", "JS")
     before = g.life[1]
     fight(g, commit("JC", "attack"), commit(None))
@@ -165,11 +145,11 @@ def test_clockwork_aces_pay_15_per_face_card_hit() -> None:
 def test_a_blocked_face_card_discards_an_attached_ace() -> None:
     g = _formation()
     g.apply(P1, UseAbility(FORMATION, cards=()))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draw_phase(g, "5C", "JS")
     fight(g, commit("JC", "attack"), commit("5D", "block"))
     draw(g, P2, "KS")  # the block draw; then the Blocked event
-    _finish_turn(g, 2)  # Grave's Knowing the Opponent (pass) comes first
+    finish_turn(g, 2)  # Grave's Knowing the Opponent (pass) comes first
     assert g.state(P1).attached == []
     assert card("AC") in g.state(P1).discard
 

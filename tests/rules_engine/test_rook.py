@@ -7,39 +7,19 @@ from __future__ import annotations
 import pytest
 
 from rules_engine import effects
-from rules_engine.actions import FaceDown, Pass, PowerUp, Stop, UseAbility
+from rules_engine.actions import FaceDown, Pass, Stop, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Hit, JokerUsed, Knockdown
 from rules_engine.ruleset import EntanglingVines, Ruleset
 from rules_engine.state import Ongoing, Trigger
 
-from .helpers import P1, P2, combo, commit, draw, fight, recorded_game
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 ARMOR = "Rock Armor"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
-
-
-def _finish_turn(g: Game, turn: int) -> None:
-    """Decline everything optional until turn ``turn`` is over."""
-    while g.turn == turn and g.outcome is None:
-        actor = g.actor
-        legal = g.legal_actions(actor)  # type: ignore[arg-type]
-        for pick in (Pass(), Stop(), PowerUp()):
-            if pick in legal:
-                g.apply(actor, pick)  # type: ignore[arg-type]
-                break
-        else:
-            g.apply(actor, legal[0])  # type: ignore[arg-type]
 
 
 def _draw_phase(g: Game, rook: str, other: str) -> None:
@@ -105,10 +85,10 @@ def test_each_rewind_card_prevents_only_its_own_combo__FR_ROOK_1_OQ_12() -> None
 def test_rock_armor_illegal_costs__AB_1() -> None:
     """rook.md, Rock Armor: "two cards of the same suit as your attack"."""
     g = _outsped()
-    assert _illegal(g, P1, UseAbility(ARMOR, cards=(card("6C"), card("8S")))) == "AB-1"
-    assert _illegal(g, P1, UseAbility(ARMOR, cards=(card("6C"), card("9C")))) == "AB-1"
-    assert _illegal(g, P1, UseAbility(ARMOR, cards=(card("6C"),))) == "AB-1"
-    assert _illegal(g, P1, UseAbility(ARMOR, cards=(card("6C"), card("6C")))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(ARMOR, cards=(card("6C"), card("8S")))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(ARMOR, cards=(card("6C"), card("9C")))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(ARMOR, cards=(card("6C"),))) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(ARMOR, cards=(card("6C"), card("6C")))) == "AB-1"
 
 
 def test_rock_armor_declined_ends_the_combat() -> None:
@@ -148,7 +128,7 @@ def test_no_rock_armor_when_the_combo_knocks_him_down() -> None:
     assert [e.record.player for e in g.journal.of(ComboEnded)] == [P2]
     assert not any(isinstance(a, UseAbility)
                    for a in g.legal_actions(g.actor))  # type: ignore[arg-type]
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert [(e.seat, e.by) for e in g.journal.of(Knockdown)] == [(P1, P2)]
 
 
@@ -192,7 +172,7 @@ def test_countered_stone_wall_is_an_ordinary_block__AB_11_FR_ROOK_3() -> None:
     fight(g, commit("5C", "block"), commit("KD", "attack"))
     g.apply(P2, UseAbility("Mental Toughness", card("TD"), (card("QD"),)))
     draw(g, P1, "KC")  # the block draw
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert g.life == (100 - 1, 90)  # Whirlwind's block damage
     assert card("5C") in g.state(P1).hand  # returned (AR-BLK-2)
 
@@ -208,7 +188,7 @@ def test_entangling_vines_deals_5_knocks_down_and_speeds_rook_up() -> None:
     rook = g.state(P1)
     assert card("3C") in rook.discard and card("3C") not in rook.hand
     assert not [e for e in g.journal.of(Drew) if e.step == "C8"]
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert g.state(P2).knocked_down  # KD-6: for this turn
     _draw_phase(g, "9C", "JS")
     # his 4 is 1.8 now: it beats Grave's 2 (2.6)
@@ -222,14 +202,14 @@ def test_entangling_vines_speed_option_and_floor() -> None:
     g = recorded_game("3C 4C 6C 7C 2H 3S JC", "KD 2D 4D 5D 6D 8D 9D", p1="rook", p2="grave",
                       ruleset=rs)
     fight(g, commit("3C", "block"), commit("KD", "attack"))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draw_phase(g, "9C", "JS")
     fight(g, commit("JC", "attack"), commit("JS", "attack"))  # Thunderclap 2.2 -> 1.0
     assert g.speed(g.state(P1)) == 10 and g.speed(g.state(P2)) == 24
     g2 = recorded_game("3C 4C 6C 7C 2H 3S 8S", "KD 2D 4D 5D 6D 8D 9D", p1="rook", p2="grave",
                        ruleset=rs)
     fight(g2, commit("3C", "block"), commit("KD", "attack"))
-    _finish_turn(g2, 1)
+    finish_turn(g2, 1)
     _draw_phase(g2, "9C", "JS")
     fight(g2, commit("6C", "attack"), commit(None))
     assert g2.speed(g2.state(P1)) == 68 - 50
@@ -252,7 +232,7 @@ def test_countered_entangling_vines_is_an_ordinary_block__AB_11_FR_ROOK_3() -> N
     fight(g, commit("3C", "block"), commit("KD", "attack"))
     g.apply(P2, UseAbility("Mental Toughness", card("TD"), (card("QD"),)))
     draw(g, P1, "KC")
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert g.life == (99, 90) and not list(g.journal.of(Knockdown))
     assert card("3C") in g.state(P1).hand
 

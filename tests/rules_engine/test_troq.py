@@ -5,38 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from rules_engine.actions import Discard, Pass, PayAces, PowerUp, Stop, UseAbility
+from rules_engine.actions import Discard, Pass, PayAces, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Hit, Knockdown
 from rules_engine.ruleset import BlockReturn, Ruleset
 
-from .helpers import P1, P2, combo, commit, draw, fight, recorded_game
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 STOMP = "War Stomp"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
-
-
-def _finish_turn(g: Game, turn: int) -> None:
-    """Decline everything optional until turn ``turn`` is over."""
-    while g.turn == turn and g.outcome is None:
-        actor = g.actor
-        legal = g.legal_actions(actor)  # type: ignore[arg-type]
-        for pick in (Pass(), Stop(), PowerUp()):
-            if pick in legal:
-                g.apply(actor, pick)  # type: ignore[arg-type]
-                break
-        else:
-            g.apply(actor, legal[0])  # type: ignore[arg-type]
 
 
 def _draw_phase(g: Game, troq: str, grave: str) -> None:
@@ -64,7 +44,7 @@ def test_giant_growth_attaches_the_block_and_still_draws() -> None:
     assert troq.attached == [card("2C")]
     assert card("2C") not in troq.hand and card("8C") in troq.hand
     assert [e.seat for e in g.journal.of(Drew) if e.step == "C8"] == [P1]
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert troq.attached == [card("2C")] and card("2C") not in troq.hand
     assert g.public_view(P2)["players"]["P1"]["attached"] == ["2C"]  # type: ignore[index]
 
@@ -79,7 +59,7 @@ def test_giant_growth_adds_1_per_attached_card_to_normal_attacks_and_throws() ->
     """troq.md, Giant Growth: "+1 damage for each attached card" on normal attacks (combat card
     and combo moves) and normal throws; not on his special moves."""
     g = _blocked_once()
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draw_phase(g, "9C", "JS")
     g.apply(P1, Pass())  # no War Stomp
     fight(g, commit("4C", "attack"), commit(None))
@@ -95,12 +75,12 @@ def test_giant_growth_adds_1_per_attached_card_to_normal_attacks_and_throws() ->
 
 def test_giant_growth_on_a_throw_and_not_on_a_special_move() -> None:
     g = _blocked_once(troq="2C 3C 4C 5C JC 7C TC")
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draw_phase(g, "9C", "JS")
     g.apply(P1, Pass())
     fight(g, commit("3C", "throw"), commit("5D", "block"))
     assert g.life[1] == 90 - (8 + 1)  # a normal throw: +1
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     _draw_phase(g, "KC", "QS")
     g.apply(P1, Pass())
     before = g.life[1]
@@ -115,13 +95,13 @@ def test_giant_growth_on_a_joker_and_discards_a_third_block() -> None:
     fight(g, commit("2C", "block"), commit("X1"))
     draw(g, P1, "8C")  # the block draw
     assert g.state(P1).attached == [card("2C")]
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draw_phase(g, "9C", "JS")
     g.apply(P1, Pass())
     fight(g, commit("3C", "block"), commit("2D", "attack"))
     draw(g, P1, "KC")
     assert g.state(P1).attached == [card("2C"), card("3C")]
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     _draw_phase(g, "QC", "QS")
     g.apply(P1, Pass())
     fight(g, commit("6C", "block"), commit("3D", "attack"))
@@ -147,7 +127,7 @@ def test_time_stop_keeps_giant_growth_from_acting() -> None:
     fight(g, commit("2C", "block"), commit("JD", "attack"))  # Fast Time Spiral, 2 block damage
     assert g.life[0] == 95 - 2
     assert g.state(P1).attached == []
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert g.state(P1).attached == [] and card("2C") in g.state(P1).hand
 
 
@@ -155,7 +135,7 @@ def test_time_stop_keeps_giant_growth_from_acting() -> None:
 def _turn_two(troq: str = "2C 3C 4C 5C 6C 7C TC", grave: str = PLAIN) -> Game:
     g = recorded_game(troq, grave, p1="troq", p2="grave")
     fight(g, commit(None), commit(None))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draw_phase(g, "9C", "JS")
     return g
 
@@ -168,8 +148,8 @@ def test_war_stomp_knocks_down_draws_and_the_opponent_discards() -> None:
     g.apply(P1, UseAbility(STOMP, card("TC")))
     draw(g, P1, "KC")
     assert g.actor is P2
-    assert _illegal(g, P2, Discard((card("KC"),))) == "AB-2"  # not his card
-    assert _illegal(g, P2, Discard((card("2D"), card("3D")))) == "AB-2"
+    assert illegal_rule(g, P2, Discard((card("KC"),))) == "AB-2"  # not his card
+    assert illegal_rule(g, P2, Discard((card("2D"), card("3D")))) == "AB-2"
     g.apply(P2, Discard((card("JS"),)))
     grave, troq = g.state(P2), g.state(P1)
     assert grave.knocked_down and card("JS") in grave.discard and card("JS") not in grave.hand
@@ -182,11 +162,11 @@ def test_war_stomp_knocks_down_draws_and_the_opponent_discards() -> None:
 def test_war_stomp_illegal_uses__AB_2() -> None:
     """troq.md, War Stomp: only with a 10, and only if Troq is not knocked down."""
     g = _turn_two()
-    assert _illegal(g, P1, UseAbility(STOMP, card("7C"))) == "AB-2"
-    assert _illegal(g, P1, UseAbility(STOMP, card("TH"))) == "AB-2"  # not in hand
+    assert illegal_rule(g, P1, UseAbility(STOMP, card("7C"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(STOMP, card("TH"))) == "AB-2"  # not in hand
     g.state(P1).knocked_down = True
     assert UseAbility(STOMP, card("TC")) not in g.legal_actions(P1)
-    assert _illegal(g, P1, UseAbility(STOMP, card("TC"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(STOMP, card("TC"))) == "AB-2"
 
 
 def test_countered_war_stomp_does_nothing__CTR_3() -> None:
@@ -214,7 +194,7 @@ def test_troq_armor_wins_against_a_faster_normal_attack_and_takes_its_damage() -
     # Grave makes no combo; Troq's is the Jack alone (Bull Charge is an Ender)
     assert [(e.record.player, e.record.cards) for e in g.journal.of(ComboEnded)] == [
         (P1, ["JC"])]
-    assert g.turn == 2 and _illegal(g, P2, combo("3D")) == "GEN-4"
+    assert g.turn == 2 and illegal_rule(g, P2, combo("3D")) == "GEN-4"
 
 
 def test_troq_armor_against_a_special_attack_or_a_joker() -> None:
@@ -248,7 +228,7 @@ def test_lockhorn_skewer_loses_to_a_slow_normal_attack() -> None:
 def test_beast_unleashed_needs_two_attached_blocks__GEN_1() -> None:
     """troq.md, Special moves (Beast Unleashed: requires 2 attached blocks)."""
     g = recorded_game("AC AD AH AS 5C 6C 7C", PLAIN, p1="troq", p2="grave")
-    assert _illegal(g, P1, commit("AC", "throw")) == "GEN-1"
+    assert illegal_rule(g, P1, commit("AC", "throw")) == "GEN-1"
 
 
 def test_beast_unleashed_returns_the_attached_blocks() -> None:

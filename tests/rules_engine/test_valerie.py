@@ -19,20 +19,24 @@ from rules_engine.characters.valerie import (
     ValerieRules,
 )
 from rules_engine.combos import combos
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import Drew
 from rules_engine.ruleset import BurstOfSpeed, Ruleset
 
-from .helpers import P1, P2, PLAIN, combo, commit, draw, fight, recorded_game, won_combat
+from .helpers import (
+    P1,
+    P2,
+    PLAIN,
+    combo,
+    commit,
+    draw,
+    fight,
+    illegal_rule,
+    recorded_game,
+    won_combat,
+)
 
 VALERIE = "4C 7C TC TD 2C 3C 5C"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
 
 
 def _draws(g: Game, step: str) -> int:
@@ -63,7 +67,7 @@ def test_a_2_4_5_combo_is_a_chain_only_for_valerie__TV_PU_06_CB_15_CT_NORMAL() -
     """TV-PU-06 (0 Aces) is the standard character's case: Grave cannot even play 4 after 2
     (CT-NORMAL), so his 2 alone earns nothing; Valerie's 2, 4, 5 is a 3-chain (1 Ace, CH-6)."""
     g = won_combat("2C 3C 4C 5C 8C 9C 9S", commit("2C", "attack"))
-    assert _illegal(g, P1, combo("4C")) == "CT-NORMAL"
+    assert illegal_rule(g, P1, combo("4C")) == "CT-NORMAL"
     g.apply(P1, Stop())
     assert g.chain_entitlement(g.state(P1)) == 0
     v = won_combat("2C 3C 4C 5C 8C 9C 9S", commit("2C", "attack"), p1="valerie")
@@ -127,9 +131,9 @@ def test_bold_strokes_adds_one_per_normal_attack_and_draws__valerie_md_bold_stro
 def test_bold_strokes_needs_a_7_in_hand_at_combat_reveal__AB_2() -> None:
     g = recorded_game(VALERIE, PLAIN, p1="valerie")
     fight(g, commit("4C", "attack"), commit(None))
-    assert _illegal(g, P1, UseAbility(BOLD_STROKES, card("5C"))) == "AB-2"  # not a 7
-    assert _illegal(g, P1, UseAbility(BOLD_STROKES, card("7H"))) == "AB-2"  # not in hand
-    assert _illegal(g, P1, UseAbility("Masterpiece", card("7C"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(BOLD_STROKES, card("5C"))) == "AB-2"  # not a 7
+    assert illegal_rule(g, P1, UseAbility(BOLD_STROKES, card("7H"))) == "AB-2"  # not in hand
+    assert illegal_rule(g, P1, UseAbility("Masterpiece", card("7C"))) == "AB-2"
 
 
 def test_countered_bold_strokes_does_nothing__CTR_3() -> None:
@@ -190,11 +194,11 @@ def test_burst_needs_her_attack_or_throw_and_a_10__AB_2() -> None:
     g = recorded_game(VALERIE, PLAIN, p1="valerie")
     fight(g, commit("5C", "block"), commit("3D", "attack"))
     assert UseAbility(BURST_OF_SPEED, card("TC")) not in g.legal_actions(P1)
-    assert _illegal(g, P1, UseAbility(BURST_OF_SPEED, card("TC"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(BURST_OF_SPEED, card("TC"))) == "AB-2"
     h = recorded_game(VALERIE, PLAIN, p1="valerie")
     fight(h, commit("4C", "attack"), commit("3D", "attack"))
-    assert _illegal(h, P1, UseAbility(BURST_OF_SPEED, card("7C"))) == "AB-2"
-    assert _illegal(h, P1, UseAbility(BURST_OF_SPEED, card("TH"))) == "AB-2"
+    assert illegal_rule(h, P1, UseAbility(BURST_OF_SPEED, card("7C"))) == "AB-2"
+    assert illegal_rule(h, P1, UseAbility(BURST_OF_SPEED, card("TH"))) == "AB-2"
 
 
 # --- Splash of Color (K) -----

@@ -16,22 +16,15 @@ from rules_engine.characters.vendetta import (
     CARRION_REACH,
     VendettaRules,
 )
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Drew
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_game
 from rules_engine.timeline import timeline
 
-from .helpers import P1, P2, PLAIN, commit, fight, recorded_game
+from .helpers import P1, P2, PLAIN, commit, fight, illegal_rule, recorded_game
 
 VENDETTA = "8C 2C 5C 6C 3C 9C TC"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
 
 
 def _acrobatics(hand: str = VENDETTA, grave: str = PLAIN) -> Game:
@@ -89,7 +82,7 @@ def test_acrobatics_next_turn_slower_and_banned__vendetta_md_acrobatics() -> Non
     plain = recorded_game("3C 8D 2C 5C 6C 9C TC", PLAIN, p1="vendetta")
     fight(plain, commit("3C", "attack"), commit("4D", "attack"))
     if plain.step == "C4" and plain.actor is P1:
-        assert _illegal(plain, P1, UseAbility(ACROBATICS, card("8D"), (card("9C"),))) == "AB-2"
+        assert illegal_rule(plain, P1, UseAbility(ACROBATICS, card("8D"), (card("9C"),))) == "AB-2"
         plain.apply(P1, Pass())
     assert plain.combat.winner is P1
 
@@ -97,10 +90,12 @@ def test_acrobatics_next_turn_slower_and_banned__vendetta_md_acrobatics() -> Non
 def test_acrobatics_needs_an_8_and_a_dodge__AB_2() -> None:
     g = recorded_game(VENDETTA, PLAIN, p1="vendetta")
     fight(g, commit("5C", "attack"), commit("6D", "attack"))
-    assert _illegal(g, P1, UseAbility(ACROBATICS, card("8C"), (card("9C"),))) == "AB-2"  # no dodge
-    assert _illegal(g, P1, UseAbility(ACROBATICS, card("9C"), (card("2C"),))) == "AB-2"  # not an 8
-    assert _illegal(g, P1, UseAbility(ACROBATICS, card("8C"), ())) == "AB-2"  # no dodge named
-    assert _illegal(g, P1, UseAbility(ACROBATICS, card("8C"), (card("4C"),))) == "AB-2"  # not held
+    # 9C has no dodge end; 9C is not an 8
+    assert illegal_rule(g, P1, UseAbility(ACROBATICS, card("8C"), (card("9C"),))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(ACROBATICS, card("9C"), (card("2C"),))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(ACROBATICS, card("8C"), ())) == "AB-2"  # no dodge named
+    # 4C is not in hand
+    assert illegal_rule(g, P1, UseAbility(ACROBATICS, card("8C"), (card("4C"),))) == "AB-2"
     # without a dodge in hand it is not offered at all
     h = recorded_game("8C 5C 6C 9C 7C JC QC", PLAIN, p1="vendetta")
     fight(h, commit("5C", "attack"), commit("6D", "attack"))
