@@ -28,12 +28,12 @@ Responsibility: BBB's ability hooks. Decisions of this module's making:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules_engine import combat as cb
-from rules_engine.actions import Action, UseAbility
+from rules_engine.actions import Action, Pass, UseAbility
 from rules_engine.cards import Card, ComboType, Move, MoveType, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.combat import CombatResult
@@ -124,7 +124,9 @@ class BBBRules(CharacterRules):
     """BBB with every ability implemented.
 
     Greedy heuristic (:meth:`bot_choice`): play Overdrive whenever it is playable and he holds
-    a face card (its +3 needs one); otherwise the game's own choices.
+    a face card besides the 8 (its +3 and its Long Arm, Junk Shot and Extensor Grab texts need
+    one), else pass; Robo Headbutt's extra combo and Long Range are left to the game's own
+    choices (the extra combo is chosen as any other combo).
     """
 
     abilities_implemented = True
@@ -298,6 +300,16 @@ class BBBRules(CharacterRules):
             raise RuleViolation("AB-2", f"{action.card} is not in {ps.player.name}'s hand")
         if action.cards or action.option is not None:
             raise RuleViolation("AB-2", "Overdrive costs only the 8")
+
+    # --- the greedy bot -----------------------------------------------------------------------
+    def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
+                   legal: Sequence[Action]) -> Action | None:
+        uses = [a for a in legal if isinstance(a, UseAbility) and a.ability == OVERDRIVE]
+        if not uses:
+            return None
+        if any(not c.is_joker and c.rank in FACE for c in ps.hand):
+            return uses[0]
+        return Pass() if Pass() in legal else None
 
     def play(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> Step:
         assert isinstance(action, UseAbility) and action.card is not None

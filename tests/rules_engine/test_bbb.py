@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rules_engine.actions import Pass, PowerUp, Stop, UseAbility
-from rules_engine.cards import card
+from rules_engine.bots import GreedyBot
+from rules_engine.cards import card, characters
+from rules_engine.characters import IMPLEMENTED
 from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt
@@ -154,9 +156,11 @@ def test_robo_headbutt_extra_combo_keeps_the_combo_limit_and_needs_a_win() -> No
     fight(g, commit("7C", "attack", "Robo Headbutt"), commit(None))
     _draws(g, "8H")
     g.apply(P2, Pass())
+    assert _illegal(g, P1, combo("7C", "attack", "Robo Headbutt")) == "CB-2"  # in combat
+    assert _illegal(g, P1, combo("5C", "block")) == "CB-2"
     g.apply(P1, combo("2C"))
     g.apply(P1, combo("3C"))
-    assert g.step != "C10" or g.actor is not P1 or combo("4C") not in g.legal_actions(P1)
+    assert g.step != "C10"  # 2 combo points spent: the extra combo is over (CB-3)
     g = recorded_game("7C 2C 3C 4C 5C 6C AC", GRAVE, p1="bbb", p2="grave")
     fight(g, commit("7C", "attack", "Robo Headbutt"), commit("5D", "block"))
     _finish_turn(g, 1)
@@ -230,3 +234,27 @@ def test_overdrive_extensor_grab_after_a_dodge_sets_range() -> None:
     _finish_turn(g, 2)
     _draws(g, "9C", "TD")
     assert g.turn == 3 and _ranged_now(g)
+
+
+def test_greedy_plays_overdrive_with_a_face_card() -> None:
+    """Issue 13, bots: BBBRules' greedy heuristic (its class docstring)."""
+    g = _overdrive()
+    assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == UseAbility("Overdrive", card("8C"))
+
+
+@pytest.mark.parametrize("opponent", sorted(characters()))
+def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
+    """Issue 13: BBB against each of the 20 (both seats, random and greedy bots)."""
+    from rules_engine.replay import replay
+    from rules_engine.selfplay import play_game
+
+    assert "bbb" in IMPLEMENTED
+    for seed, (p1, p2) in enumerate([("bbb", opponent), (opponent, "bbb")]):
+        for bot in ("random", "greedy"):
+            game, log = play_game(p1, p2, 13 + seed, bot=bot)
+            verdict = replay(log.dumps())
+            assert verdict.status == "legal", verdict.summary()
+            assert verdict.final is not None
+            assert verdict.final["position"] == game.fingerprint()
+            assert verdict.to_dict()["abilities_complete"] is (
+                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
