@@ -163,6 +163,14 @@ class CharacterRules:
         return
         yield  # pragma: no cover
 
+    def extra_combo(self, ctx: AbilityContext, ps: PlayerState,
+                    loser: PlayerState) -> Callable[[Move], bool] | None:
+        """After the winner's combo (C12), asked of the winner: card text that lets ``ps``
+        play another full combo now (Robo Headbutt), as the test of the moves that may open
+        it; a second ``ComboRun`` from hand with fresh combo points, the loser's Rewind window
+        first (RW-14). None: no extra combo."""
+        return None
+
     def armor_combo(self, ctx: AbilityContext, ps: PlayerState,
                     winner: PlayerState) -> Generator[Decision, tuple[PlayerId, Action], bool]:
         """After the winner's combo (C12), asked of the seat that lost C6 with an attack: True
@@ -257,6 +265,7 @@ class CharacterRules:
 
 def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.argagarg import ArgagargRules
+    from rules_engine.characters.bbb import BBBRules
     from rules_engine.characters.degrey import DeGreyRules
     from rules_engine.characters.geiger import GeigerRules
     from rules_engine.characters.gloria import GloriaRules
@@ -274,7 +283,7 @@ def _registry() -> dict[str, type[CharacterRules]]:
             "gloria": GloriaRules, "geiger": GeigerRules, "degrey": DeGreyRules,
             "argagarg": ArgagargRules, "gwen": GwenRules, "valerie": ValerieRules,
             "vendetta": VendettaRules, "troq": TroqRules, "rook": RookRules,
-            "onimaru": OnimaruRules}
+            "onimaru": OnimaruRules, "bbb": BBBRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

@@ -197,6 +197,19 @@ class ComboSteps(PowerUpSteps):
         if not self.combat.ended:  # a hit may end the combat (Bubble Shield)
             yield from self._rewind_and_combo(ps, opp)
 
+    def _extra_combo(self, ps: PlayerState, opp: PlayerState,
+                     opener: Callable[[Move], bool]) -> Step:
+        """Card text lets the winner ``ps`` play another full combo after its first (Robo
+        Headbutt): the first run's cards go now, a new ``ComboRun`` with fresh combo points;
+        ``opp`` may place a Rewind card (RW-14), then ``ps`` may open it from hand with a move
+        ``opener`` allows (or stop); C11, C12 and C13 follow for it."""
+        for e in self.combo:  # the first combo is over and journalled: its cards go now
+            if e.played_in_c10 and not e.returned:
+                self.discard(ps, e.card)
+        self.combat.run = ComboRun()
+        ps.combo_points_spent = 0
+        yield from self._rewind_and_combo(ps, opp, opener)
+
     def _open_combo(self, ps: PlayerState, opener: Callable[[Move], bool]) -> Generator[
             Decision, tuple[PlayerId, Action], bool]:
         """CB-1: the first move of a combo card text starts (CT-FIRST, CB-3, CB-9), or stop;

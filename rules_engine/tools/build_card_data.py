@@ -125,7 +125,17 @@ def fix_argagarg(c: Json) -> None:
     c["hp"] = 85
 
 
+def fix_bbb(c: Json) -> None:
+    """BBB: his normal attacks deal block damage 2 (bbb.md, Core stats; the source has none)."""
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "T"):
+        for m in c["ranks"].get(rank, []):
+            if m.get("type") == "attack" and not m.get("name") and m.get("combo_type") in (
+                    "normal", "Normal", None) and not m.get("block_damage"):
+                m["block_damage"] = 2
+
+
 FIXES = {
+    "bbb": fix_bbb,
     "zane": fix_zane,
     "lum": fix_lum,
     "vendetta": fix_vendetta,
