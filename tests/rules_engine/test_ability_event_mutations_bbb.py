@@ -7,42 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from rules_engine.replay import replay
-
-from .test_ability_event_mutations_degrey_argagarg_gwen import _variants
-from .test_selfplay_properties import _positions
+from .ability_mutations import assert_mutations_change_the_game, logs_with
 
 ABILITIES = (("bbb", "Overdrive"),)
 OPPONENTS = ("grave", "jaina", "midori", "gwen", "valerie", "vendetta")
 
 
-def _logs_with(cid: str, ability: str, want: int = 3) -> list[tuple[dict, int]]:
-    """(log, index of an event of ``ability``) from seeded self-play of ``cid``."""
-    from rules_engine.selfplay import play_game
-
-    found: list[tuple[dict, int]] = []
-    for seed in range(200):
-        opp = OPPONENTS[seed % len(OPPONENTS)]
-        p1, p2 = (cid, opp) if seed % 2 else (opp, cid)
-        _, log = play_game(p1, p2, seed, bot="random" if seed % 3 else "greedy")
-        doc = log.to_json()
-        for i, e in enumerate(doc["events"]):
-            if e.get("action") == "ability" and e.get("ability") == ability:
-                found.append((doc, i))
-                break
-        if len(found) >= want:
-            break
-    return found
-
-
 @pytest.mark.parametrize(("cid", "ability"), ABILITIES)
 def test_mutated_ability_events_are_rejected_or_change_the_game(cid: str, ability: str) -> None:
-    logs = _logs_with(cid, ability)
-    assert logs, f"no self-play log plays {ability}"
-    for doc, i in logs:
-        original = replay(doc)
-        assert original.status == "legal"
-        for label, mutated in _variants(doc, i):
-            verdict = replay(mutated)
-            if verdict.status == "legal" and verdict.final == original.final:
-                assert _positions(mutated) != _positions(doc), (ability, label)
+    assert_mutations_change_the_game(logs_with(cid, ability, OPPONENTS), ability)

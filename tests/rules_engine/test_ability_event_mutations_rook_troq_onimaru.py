@@ -11,10 +11,9 @@ import json
 
 import pytest
 
-from rules_engine.replay import replay
 from rules_engine.selfplay import play_game
 
-from .test_selfplay_properties import _positions
+from .ability_mutations import assert_mutations_change_the_game
 
 OPPONENTS = ("grave", "jaina", "gwen", "argagarg", "troq", "rook", "onimaru")
 
@@ -63,13 +62,7 @@ def _variants(doc: dict, i: int) -> list[tuple[str, dict]]:  # type: ignore[type
 def test_mutated_war_stomp_events_are_rejected_or_change_the_game() -> None:
     logs = _stomp_logs()
     assert len(logs) >= 2, "self-play plays War Stomp with a discard"
-    for doc, i in logs:
-        original = replay(doc)
-        assert original.status == "legal"
-        for label, mutated in _variants(doc, i):
-            verdict = replay(mutated)
-            if verdict.status == "legal" and verdict.final == original.final:
-                assert _positions(mutated) != _positions(doc), label
+    assert_mutations_change_the_game(logs, "War Stomp", _variants)
 
 
 def _armor_logs(want: int = 4) -> list[tuple[dict, int]]:  # type: ignore[type-arg]
@@ -109,13 +102,7 @@ def test_mutated_rock_armor_events_are_rejected_or_change_the_game() -> None:
     """RW-13: the Rock Armor decision (its two cards, or a pass instead)."""
     logs = _armor_logs()
     assert len(logs) >= 2, "self-play plays Rock Armor"
-    for doc, i in logs:
-        original = replay(doc)
-        assert original.status == "legal"
-        for label, mutated in _armor_variants(doc, i):
-            verdict = replay(mutated)
-            if verdict.status == "legal" and verdict.final == original.final:
-                assert _positions(mutated) != _positions(doc), label
+    assert_mutations_change_the_game(logs, "Rock Armor", _armor_variants)
 
 
 def _onimaru_logs(ability: str, want: int = 3) -> list[tuple[dict, int]]:  # type: ignore[type-arg]
@@ -158,10 +145,4 @@ def _onimaru_variants(doc: dict, i: int) -> list[tuple[str, dict]]:  # type: ign
 def test_mutated_onimaru_events_are_rejected_or_change_the_game(ability: str) -> None:
     logs = _onimaru_logs(ability)
     assert len(logs) >= 2, f"self-play plays {ability}"
-    for doc, i in logs:
-        original = replay(doc)
-        assert original.status == "legal"
-        for label, mutated in _onimaru_variants(doc, i):
-            verdict = replay(mutated)
-            if verdict.status == "legal" and verdict.final == original.final:
-                assert _positions(mutated) != _positions(doc), (ability, label)
+    assert_mutations_change_the_game(logs, ability, _onimaru_variants)
