@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from matches.models import Match, MatchLog, VerificationRun
 from matches.services.sweeper import stale_work_requeue
 from tests.matches.factories import self_play_log_text, side_user, versus_match
-from tests.support.faults import wait_for
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 RS = VerificationRun.Status
@@ -82,9 +82,20 @@ def test_a_verification_whose_writes_are_refused_is_finished_once_after(celery_w
 
 
 def _broker_drained() -> bool:
-    """Nothing waiting on the test queue and nothing taken but unacknowledged."""
+    """Nothing waiting on this session's queue and nothing of it taken but unacknowledged.
+
+    Only this queue's entries count: Redis's ``unacked`` hash is shared by every queue on the
+    database, and a worker killed in another run leaves its entries there for the whole
+    visibility timeout (600 s).
+    """
+    import json
+
     import redis
     from django.conf import settings
 
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
     broker = redis.Redis.from_url(settings.TEST_REDIS_URL)
-    return broker.llen(settings.CELERY_TASK_DEFAULT_QUEUE) == 0 and broker.hlen("unacked") == 0
+    if broker.llen(queue):
+        return False
+    # each entry is [message, exchange, routing_key]
+    return all(json.loads(entry)[2] != queue for entry in broker.hvals("unacked"))
