@@ -6,6 +6,8 @@ COPY yomi_site yomi_site
 COPY health health
 COPY matches matches
 COPY tournaments tournaments
+COPY stats stats
+COPY rooms rooms
 COPY rules_engine rules_engine
 COPY templates templates
 COPY static static

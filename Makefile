@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-all lint setup bench bench-verification bench-stats clean
+.PHONY: run test test-all lint setup bench bench-bots bench-verification bench-stats bench-rooms clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Python 3.11 is required (set PYTHON=...)")'
@@ -39,22 +39,39 @@ test-all: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy --strict  # the files in pyproject.toml: rules_engine, tournaments/formats
+	$(VENV)/bin/mypy --strict  # the files in pyproject.toml: rules_engine, tournaments/formats, simulations/montecarlo
 	$(PY) -m rules_engine coverage --strict | tail -n 1
 
 # Benchmarks (figures, not tests). bench-verification needs PostgreSQL and Redis.
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/yomi_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/7
 BENCH_LOGS ?= 10000
+BENCH_VERIFY_LOGS ?= 1000  # the verification figures `make bench` prints too
+# Create the database BENCH_DATABASE_URL names if it is missing (through the server's "postgres"
+# database), so a bench can never fall back to another database.
+BENCH_CREATEDB = $(PY) -c 'import sys, psycopg; from urllib.parse import urlsplit; \
+	url = urlsplit(sys.argv[1]); name = url.path.lstrip("/"); \
+	conn = psycopg.connect(url._replace(path="/postgres").geturl(), autocommit=True); \
+	exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone(); \
+	exists or conn.execute(f"CREATE DATABASE \"{name}\"")' '$(BENCH_DATABASE_URL)'
 
 bench: $(STAMP)
 	$(PY) -m rules_engine bench
 	$(PY) -m tournaments.formats.bench
+	$(PY) -m simulations.montecarlo.bench
 	DEBUG=1 $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 $(PY) manage.py bench_tournaments
+	$(MAKE) --no-print-directory bench-verification BENCH_LOGS=$(BENCH_VERIFY_LOGS) \
+		|| echo "bench-verification skipped or failed: it needs PostgreSQL and Redis (BENCH_DATABASE_URL, BENCH_REDIS_URL)"
+
+# The strong bot against the greedy and random bots over every character pair (mirrored seeds).
+BENCH_GAMES_PER_PAIR ?= 2
+
+bench-bots: $(STAMP)
+	$(PY) -m rules_engine bench-bots --games-per-pair $(BENCH_GAMES_PER_PAIR)
 
 bench-verification: $(STAMP)
-	-createdb -h 127.0.0.1 -U postgres yomi_bench 2>/dev/null
+	$(BENCH_CREATEDB)
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
 		$(PY) manage.py bench_verification --logs $(BENCH_LOGS) --workers 2
@@ -62,9 +79,28 @@ bench-verification: $(STAMP)
 BENCH_GAMES ?= 100000
 
 bench-stats: $(STAMP)
-	-createdb -h 127.0.0.1 -U postgres yomi_bench 2>/dev/null
+	$(BENCH_CREATEDB)
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) $(PY) manage.py bench_stats --games $(BENCH_GAMES)
+
+# The match rooms under load (issue 22): one daphne process on loopback, BENCH_ROOM_MATCHES games
+# played by scripted websocket clients, at most BENCH_ROOM_SECONDS; prints the round-trip figures.
+BENCH_ROOM_MATCHES ?= 50
+BENCH_ROOM_SECONDS ?= 120
+BENCH_ROOM_PORT ?= 8765
+# Production settings (DEBUG off), plain http on loopback.
+BENCH_ROOM_ENV = DEBUG=0 SECRET_KEY=bench-only-not-a-secret SECURE_SSL_REDIRECT=0 ALLOWED_HOSTS=127.0.0.1 \
+	DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
+	CELERY_TASK_ALWAYS_EAGER=1 LOG_LEVEL=WARNING
+
+bench-rooms: $(STAMP)
+	-createdb -h 127.0.0.1 -U postgres $(lastword $(subst /, ,$(BENCH_DATABASE_URL))) 2>/dev/null
+	$(BENCH_ROOM_ENV) $(PY) manage.py migrate --noinput -v0
+	$(BENCH_ROOM_ENV) $(VENV)/bin/daphne -b 127.0.0.1 -p $(BENCH_ROOM_PORT) \
+		yomi_site.asgi:application & pid=$$!; trap "kill $$pid" EXIT; \
+	for i in $$(seq 50); do curl -sf -o /dev/null http://127.0.0.1:$(BENCH_ROOM_PORT)/healthz && break; sleep 0.2; done; \
+	$(BENCH_ROOM_ENV) $(PY) manage.py bench_rooms --url http://127.0.0.1:$(BENCH_ROOM_PORT) \
+		--matches $(BENCH_ROOM_MATCHES) --seconds $(BENCH_ROOM_SECONDS) $(BENCH_ROOM_ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -21,6 +21,7 @@ class MatchErrorCode(StrEnum):
     REASON_REQUIRED = "reason_required"
     RESULT_NOT_APPLICABLE = "result_not_applicable"
     LOG_MODE_MISMATCH = "log_mode_mismatch"
+    LOG_PICKS_MISMATCH = "log_picks_mismatch"
     RATE_LIMITED = "rate_limited"
 
 

@@ -32,6 +32,9 @@ class Match(models.Model):
         TRIPLE_THREAT = "triple_threat", "Triple Threat"
         TAG_TEAM = "tag_team", "Tag Team (2v2)"
         DRAMATIC_BATTLE = "dramatic_battle", "Dramatic Battle (2v1)"
+        # Solo play against the rulebook's bot (RULES.md §12): one player, side 2 is the bot
+        TRAINING = "training", "Training (against the bot)"
+        SURVIVAL = "survival", "Survival (a run of bots)"
 
     class Status(models.TextChoices):
         AWAITING_LOG = "awaiting_log", "Awaiting a log"
@@ -100,6 +103,11 @@ class Match(models.Model):
         return self.is_draw or self.winner_side is not None
 
 
+#: Modes one person plays against the engine's bot: side 2 has no player (the bot), and the
+#: player's endorsement alone makes a verified log the result.
+SOLO_MODES = frozenset({Match.Mode.TRAINING.value, Match.Mode.SURVIVAL.value})
+
+
 class MatchSide(models.Model):
     """A player on side 1 or 2 of a match (Versus: one each; team modes: the roster)."""
 
@@ -150,6 +158,9 @@ class LogEndorsement(models.Model):
     class Via(models.TextChoices):
         SUBMISSION = "submission", "Submitted it"
         CONFIRMATION = "confirmation", "Confirmed it"
+        # The site's match room recorded the game as it was played (issue 22): each side's
+        # player made their own choices there, so the record stands for both sides' word.
+        ROOM = "room", "Played it in the match room"
 
     log = models.ForeignKey(MatchLog, on_delete=models.CASCADE, related_name="endorsements")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -225,6 +236,14 @@ class VerificationRun(models.Model):
     # When a task for this run was last handed to the broker (or tried to be): the sweeper
     # re-sends an unfinished run only once it has waited past its deadline since then.
     enqueued_at = models.DateTimeField(null=True, blank=True)
+    # Stored analyses, computed in the worker with the verdict by the same engine (so a
+    # re-verification refreshes them): pages read these and never replay a log. ``turn_count``
+    # is the timeline's length (its turns are TimelineChunk rows); None means not analysed yet
+    # (a run finished before analyses were stored: the page says "analysis pending" and
+    # ``reverify_stale`` fills it in).
+    turn_count = models.PositiveIntegerField(null=True, blank=True)
+    # The position before the first illegal event (illegal and not-verifiable-yet verdicts).
+    board_before = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["log", "-created_at", "-id"]
@@ -236,6 +255,27 @@ class VerificationRun(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.status in self.FINISHED_STATUSES
+
+
+class TimelineChunk(models.Model):
+    """Consecutive turns of a run's timeline (``TURNS_PER_CHUNK`` each): a page of the match
+    page's timeline is one row, so a 17,000-turn log never loads all its turns at once."""
+
+    TURNS_PER_CHUNK = 50
+
+    run = models.ForeignKey(VerificationRun, on_delete=models.CASCADE,
+                            related_name="timeline_chunks")
+    number = models.PositiveIntegerField()  # turns [number * TURNS_PER_CHUNK, ...) of the list
+    turns = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["run", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "number"], name="timelinechunk_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"timeline chunk {self.number} of run {self.run_id}"
 
 
 class Dispute(models.Model):
@@ -281,6 +321,7 @@ class AuditEntry(models.Model):
 
     class Action(models.TextChoices):
         LOG_SUBMITTED = "log_submitted", "Log submitted"
+        LOG_ROOM_RECORDED = "log_room_recorded", "Log recorded by the match room"
         LOG_CONFIRMED = "log_confirmed", "Log confirmed"
         RESULT_CONFIRMED = "result_confirmed", "Result confirmed"
         DISPUTE_OPENED = "dispute_opened", "Dispute opened"

@@ -8,7 +8,9 @@ Matches never import their owners (DESIGN.md: one-way dependencies). An owner re
 - which of its rows to lock first when an override starts (the same order as its own flows);
 - whether an organizer's override can be applied where the result goes (the event's set); the
   owner applies it inside the override's transaction or refuses it with a ``MatchError``, so an
-  override either takes effect or answers a clear 4xx, never a silent 200 that changes nothing.
+  override either takes effect or answers a clear 4xx, never a silent 200 that changes nothing;
+- whether a submitted log's characters may be played in this match (a set's recorded character
+  picks): refused with a ``MatchError`` before anything is stored.
 """
 
 from __future__ import annotations
@@ -32,6 +34,10 @@ class MatchOwner(Protocol):
 
     def result_override_apply(self, match: Match, actor: Any) -> None:
         """Apply the overridden (saved, locked) result now, or raise ``MatchError`` to refuse."""
+
+    def log_characters_check(self, match: Match, characters: tuple[list[str], list[str]]) -> None:
+        """Refuse (``MatchError``) a log whose characters (side 1's, side 2's, engine ids) the
+        owner's rules forbid in this match; return for a match it does not own."""
 
 
 _owners: list[MatchOwner] = []

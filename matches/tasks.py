@@ -7,7 +7,7 @@ from django.db import InterfaceError, OperationalError
 
 from matches.services.results import match_result_callback_run
 from matches.services.sweeper import stale_work_requeue
-from matches.services.verification import match_log_verify
+from matches.services.verification import match_log_verify, match_runs_verify
 
 
 # acks_late + reject_on_worker_lost (settings): a worker killed mid-run leaves the message on
@@ -32,10 +32,9 @@ def match_log_verify_task(run_id: int) -> str:
     max_retries=5,
 )
 def match_runs_verify_chunk_task(run_ids: list[int]) -> int:
-    """One chunk of a bulk re-verification; finished runs are skipped, so a retry is cheap."""
-    for run_id in run_ids:
-        match_log_verify(run_id=run_id)
-    return len(run_ids)
+    """One chunk of a bulk re-verification, read and written in bulk; finished runs are skipped,
+    so a retry is cheap."""
+    return len(match_runs_verify(run_ids=run_ids))
 
 
 @shared_task(

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from matches import engine, selectors, services
+from matches import selectors, services
 from matches.errors import MatchError
 from matches.forms import LogSubmitForm, ResultOverrideForm
 from matches.models import Match, VerdictChange, VerificationRun
@@ -16,9 +19,13 @@ from matches.ratelimits import submission_rate_check
 from matches.services.matches import match_user_is_manager
 from matches.verdicts import verdict_view
 
+# Lists are paged (Django's Paginator): a page of rows, never the whole table.
+PAGE_SIZE = 50
+
 
 def player_list_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "matches/player_list.html", {"players": selectors.player_list()})
+    players = Paginator(selectors.player_list(), PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "matches/player_list.html", {"players": players})
 
 
 def match_list_page(request: HttpRequest) -> HttpResponse:
@@ -26,18 +33,41 @@ def match_list_page(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status in Match.Status.values:
         matches = matches.filter(status=status)
+    page = Paginator(matches, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request, "matches/match_list.html",
-        {"matches": matches[:200], "statuses": Match.Status.choices, "status": status},
+        {"matches": page, "statuses": Match.Status.choices, "status": status,
+         "page_extra": f"status={status}&" if status else ""},
     )
 
 
-def _board(text: str, verdict: dict[str, object]) -> dict[str, object] | None:
-    error = verdict.get("first_error")
-    if verdict.get("status") not in ("illegal", "unverifiable") or not isinstance(error, dict):
-        return None
-    index = error.get("index")
-    return engine.log_board_before(text, index) if isinstance(index, int) else None
+def _seats(match: Match, logs: list[dict[str, Any]]) -> list[dict[str, object]]:
+    """Tag Team and Dramatic Battle: the seats at the table (P1..P4) from the latest verified
+    log's facts: side, player (a side's members in order, one a character), character, final
+    life and whether it was defeated. Empty for modes with one seat a side."""
+    facts = next((item["run"].verdict.get("facts") for item in reversed(logs)
+                  if item["verdict"] is not None and item["run"].verdict.get("facts")), None)
+    if not facts or "seats" not in facts:
+        return []
+    members = {side: [s for s in match.sides.all() if s.side == side] for side in (1, 2)}
+    rows: list[dict[str, object]] = []
+    for side_name, seats in facts["seats"].items():
+        side = 1 if side_name == "P1" else 2
+        team = facts["teams"][side_name]
+        defeated = facts.get("defeated", {}).get(side_name, [])
+        for order, seat in enumerate(seats):
+            player = facts["players"].get(seat, {})
+            character = team[order] if order < len(team) else player.get("character")
+            roster = members[side]
+            rows.append({
+                "seat": seat, "side": side,
+                "role": "active" if order == 0 else "bench",
+                "player": roster[order].player.display_name if order < len(roster) else "",
+                "character": str(character).title(),
+                "life": player.get("life"),
+                "defeated": character in defeated,
+            })
+    return sorted(rows, key=lambda r: str(r["seat"]))
 
 
 def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
@@ -46,14 +76,20 @@ def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
     for log in match.logs.all():
         run = selectors.log_latest_run(log)
         is_finished = run is not None and run.is_finished
+        # Stored analyses only: a page never replays a log (a 2 MB log takes seconds). A run
+        # finished before analyses were stored has none until it is verified again.
+        is_analysed = is_finished and run.turn_count is not None
+        turns = (selectors.run_timeline_page(run, request.GET.get(f"turns-{log.pk}"))
+                 if is_analysed else None)
         logs.append({
             "log": log,
             "run": run,
             "verdict": verdict_view(run.verdict) if is_finished else None,
-            # replaying a log for the page takes milliseconds; no need to store it
-            "turns": engine.log_timeline(log.text) if is_finished else [],
+            "analysis_pending": is_finished and not is_analysed,
+            "turns": turns,  # a page of the timeline (Django's Paginator)
+            "turns_param": f"turns-{log.pk}",
             # the position before the first illegal event, beside the verdict
-            "board": _board(log.text, run.verdict) if is_finished else None,
+            "board": run.board_before if is_analysed else None,
             "sides": sorted({e.side for e in log.endorsements.all() if e.side is not None}),
         })
     awaiting = [
@@ -69,8 +105,15 @@ def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
     can_submit = (user_side is not None or is_manager) and match.status not in (
         Match.Status.CONFIRMED, Match.Status.DISPUTED
     )
+    # The log behind the result leads the page; the others (illegal, superseded, not chosen)
+    # follow it, collapsed, so a reader sees what decided the match first.
+    deciding = next((item for item in logs if item["log"].pk == match.result_log_id), None)
     return {
         "match": match,
+        "deciding_log": deciding,
+        "other_logs": [item for item in logs if item is not deciding] if deciding else [],
+        "winners": [s for s in match.sides.all() if s.side == match.winner_side],
+        "seats": _seats(match, logs),
         "sides": {1: [s for s in match.sides.all() if s.side == 1],
                   2: [s for s in match.sides.all() if s.side == 2]},
         "logs": logs,

@@ -10,7 +10,8 @@ and the value types of :mod:`rules_engine.state`; it never imports :mod:`rules_e
 is listed here: ask a decision, draw, discard, move a card between zones, deal damage, heal,
 search for Aces, shuffle, offer a counter, rotate or void a combat card, let a dodge's hit-back
 be a full combo, end the combat, skip to next turn's combat, freeze a seat, stand a seat up,
-find the opponent or partner, see a move as card text makes it play, and add a modifier
+find the opponent or partner, see a move as card text makes it play, reveal the top of a
+deck, send a hand to the deck's bottom, play a combo move by card text, and add a modifier
 (:mod:`rules_engine.modifiers`).
 
 The game implements this protocol; each method's docstring states the rule it keeps.
@@ -21,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Protocol
 
-from rules_engine.actions import Action
+from rules_engine.actions import Action, Combo, Commit
 from rules_engine.cards import Card, Move
+from rules_engine.journal import Journal
 from rules_engine.modifiers import Modifier
 from rules_engine.ruleset import Ruleset
 from rules_engine.state import ComboEntry, Decision, PlayerState, Step, Zone
@@ -81,7 +83,8 @@ class AbilityContext(Protocol):
     def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
         """Move ``card`` of ``ps`` from zone ``frm`` to zone ``to`` (GEN-6: every card is in
         exactly one zone). ``Zone.COMBO`` is a combo move of ``ps`` this combat; ``Zone.DECK``
-        as a destination is the deck's top."""
+        as a destination is the deck's top; ``Zone.BANISHED`` (a destination only) removes the
+        card from the game (Into Oblivion)."""
         ...
 
     def damage(self, target: PlayerState, amount: int, source: PlayerState) -> None:
@@ -118,6 +121,16 @@ class AbilityContext(Protocol):
         """``ps`` skips every decision it would make for the rest of this turn (Chillbane)."""
         ...
 
+    def control(self, ps: PlayerState, by: PlayerState) -> None:
+        """``by`` makes ``ps``'s decisions from now until this turn's combat reveal (C2):
+        Mistress's Command. The decisions stay ``ps``'s (their events too); ``by`` sees
+        ``ps``'s hand meanwhile (``public_view``)."""
+        ...
+
+    def controller(self, seat: PlayerId) -> PlayerId:
+        """The seat that makes ``seat``'s decisions now (itself unless controlled)."""
+        ...
+
     def as_played(self, ps: PlayerState, m: Move) -> Move:
         """``m`` as card text makes it play in a combo (the ``COMBO_MOVE`` modifiers)."""
         ...
@@ -130,6 +143,37 @@ class AbilityContext(Protocol):
         """The top cards of ``ps``'s deck, top first, that card text showed ``ps`` (cards it put
         back on top, ``move`` to ``Zone.DECK``) and still in that order: no shuffle since. In a
         recorded game the next draws must be these cards."""
+    def reveal_top(self, ps: PlayerState, n: int, step: str) -> Generator[
+            Decision, tuple[PlayerId, Action], list[Card]]:
+        """The top ``n`` cards of ``ps``'s deck, top first, revealed and left there (seeded:
+        the deck's order; recorded: ``draw`` events name them)."""
+        ...
+
+    def hand_to_deck_bottom(self, ps: PlayerState) -> int:
+        """``ps``'s hand, shuffled, to the bottom of its deck; the number of cards."""
+        ...
+
+    def combo_choices(self, ps: PlayerState) -> list[Combo]:
+        """The combo moves ``ps`` may play now from hand (C10)."""
+        ...
+
+    def play_combo(self, ps: PlayerState, action: Combo) -> Step:
+        """Card text plays ``action`` as ``ps``'s next combo move now (checked as at C10)."""
+        ...
+
+    def commit_second(self, ps: PlayerState) -> Generator[Decision, tuple[PlayerId, Action],
+                                                          Commit | None]:
+        """C1, card text (Patriot Mirror): ``ps`` commits a second face-down card with the same
+        legal choices as C1 (no-card = none); it lies face down until C2. Returns the commit
+        (None: no second card)."""
+        ...
+
+    def use_second(self, ps: PlayerState, keep_second: bool) -> None:
+        """After C2: of ``ps``'s two revealed combat cards one is discarded and the other used;
+        with ``keep_second`` the second card (its committed end) is the combat card and the
+        combat-revealed card from now on."""
+        ...
+
     def grant_full_combo(self, ps: PlayerState) -> None:
         """CB-13: ``ps`` won this combat with a dodge; its hit-back may be a full combo (the
         normal follow rules and combo points apply) instead of CB-7's single Ender."""
@@ -165,4 +209,29 @@ class AbilityContext(Protocol):
 
     def add_modifier(self, modifier: Modifier[Any]) -> None:
         """Put a modifier in force until it expires (:mod:`rules_engine.modifiers`)."""
+        ...
+
+    @property
+    def journal(self) -> Journal:
+        """What happened so far (read only): hits, blocks, damage, draws (``journal``)."""
+        ...
+
+    def take_top(self, ps: PlayerState, step: str) -> Generator[
+            Decision, tuple[PlayerId, Action], Card | None]:
+        """Take the top card of ``ps``'s deck out (to discard or reveal it; the caller puts it
+        in a zone): seeded, or a tabletop log's ``draw`` event naming it. None: empty deck."""
+        ...
+
+    def draw_bottom(self, ps: PlayerState, step: str) -> Step:
+        """Draw the bottom card of ``ps``'s deck (seeded, or a tabletop log's ``draw`` event)."""
+        ...
+
+    def random_hand_card(self, ps: PlayerState, step: str) -> Generator[
+            Decision, tuple[PlayerId, Action], Card | None]:
+        """A card of ``ps``'s hand at random (it stays there): seeded, or a tabletop log's
+        ``reveal`` event by ``ps``. None with an empty hand."""
+        ...
+
+    def peek_bottom(self, ps: PlayerState) -> None:
+        """``ps`` looks at the bottom card of its deck (shown to ``ps`` only, GEN-9)."""
         ...

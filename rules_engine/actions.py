@@ -271,8 +271,67 @@ class UseAbility(Action):
         return f"ability '{self.ability}'{extra}"
 
 
+@dataclass(frozen=True, slots=True)
+class Reveal(Action):
+    """Tabletop logs: the card card text made the event's player reveal at random from their
+    hand (a chance outcome, like ``Draw``; Lum's Jackpot). Seeded games take it from the seed."""
+
+    kind: ClassVar[str] = "reveal"
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "card": self.card.code}
+
+    def __str__(self) -> str:
+        return f"reveal {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pick(Action):
+    """Team modes: the character a side sends in (TT-2 first pick, hidden and simultaneous;
+    TT-4 the losing side's next character; OQ-18 both sides after a double KO), by character
+    id. (The event's own ``character`` key names who acts, so the pick is ``incoming``.)"""
+
+    kind: ClassVar[str] = "pick"
+    incoming: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "incoming": self.incoming}
+
+    def __str__(self) -> str:
+        return f"send in {self.incoming}"
+
+
+@dataclass(frozen=True, slots=True)
+class Snapback(Action):
+    """Tag Team (SB-1): when the opposing active character would be knocked down (C13a), the
+    knocking side's active player discards ``card`` so that it switches out instead (SB-2).
+    Team-mode logs only (format version 2)."""
+
+    kind: ClassVar[str] = "snapback"
+    card: Card
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "card": self.card.code}
+
+    def __str__(self) -> str:
+        return f"snapback, discarding {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tag(Action):
+    """Tag Team (TAG-PU-2, a hard tag): the side's active player declares a tag in Power Up;
+    the benched character comes in and must play no-card next combat. Team-mode logs only."""
+
+    kind: ClassVar[str] = "tag"
+
+    def __str__(self) -> str:
+        return "hard tag"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (Draw, WinInitiative, Commit, NoCard, Keep, PayAces, FaceDown, Pass, Accept,
-                Combo, Pump, Stop, Search, PowerUp, Discard, UseAbility)
+                Combo, Pump, Stop, Search, PowerUp, Discard, UseAbility, Reveal, Pick, Snapback,
+                Tag)
 }

@@ -23,12 +23,15 @@ from rules_engine.actions import (
     Keep,
     NoCard,
     Pass,
+    Pick,
     PowerUp,
     Pump,
     Search,
+    Snapback,
     Stop,
+    Tag,
 )
-from rules_engine.cards import Card, ComboType, Move, MoveType
+from rules_engine.cards import Card, ComboType, Move, MoveType, character
 from rules_engine.game import Game, PlayerState
 from rules_engine.rng import SplitMix64
 from rules_engine.types import PlayerId
@@ -81,6 +84,12 @@ class GreedyBot:
     def choose(self, game: Game, player: PlayerId, legal: Sequence[Action]) -> Action:
         first = legal[0]
         ps = game.state(player)
+        controller = game.controller(player)
+        if controller is not player:  # card text gave the controller this decision
+            pick = game.rules[controller].control_choice(game, game.state(controller), ps,
+                                                         legal)
+            if pick is not None and pick in legal:
+                return pick
         # the character's own heuristic for its abilities (CharacterRules.bot_choice)
         pick = game.rules[player].bot_choice(game, ps, legal)
         if pick is not None and pick in legal:
@@ -103,7 +112,25 @@ class GreedyBot:
                        if isinstance(a, Discard) else 0)
         if isinstance(first, Keep):
             return first
+        if isinstance(first, Pick):
+            return self._pick(legal)
+        if Tag() in legal:  # TAG-PU-2: tag out a worn-down active character
+            partner = game.partner(ps)
+            if partner is not None and ps.life * 3 < partner.life:
+                return Tag()
+            return next(a for a in legal if isinstance(a, Pass))
+        snapbacks = [a for a in legal if isinstance(a, Snapback)]
+        if snapbacks:  # SB-1: worth a card unless the hand is short
+            if len(ps.hand) < 4:
+                return next(a for a in legal if isinstance(a, Pass))
+            return min(snapbacks, key=lambda a: _card_value(a.card))
         return legal[self.rng.below(len(legal))]
+
+    @staticmethod
+    def _pick(legal: Sequence[Action]) -> Action:
+        """TT-2 / TT-4: send in the remaining character with the most life (the first declared
+        among equals): the longest bout ahead."""
+        return max(legal, key=lambda a: character(a.incoming).life if isinstance(a, Pick) else 0)
 
     def _commit(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
         commits = [a for a in legal if isinstance(a, Commit)]
@@ -203,4 +230,8 @@ def make_bot(kind: str, seed: int) -> Bot:
         return RandomBot(seed)
     if kind == "greedy":
         return GreedyBot(seed)
-    raise ValueError(f"unknown bot {kind!r} (random or greedy)")
+    if kind == "strong":
+        from rules_engine.strong_bot import StrongBot  # it builds on GreedyBot: imported late
+
+        return StrongBot(seed)
+    raise ValueError(f"unknown bot {kind!r} (random, greedy or strong)")

@@ -15,7 +15,7 @@ Responsibility: this module owns the card vocabulary and the check of the data f
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 from functools import cache
 from importlib import resources
@@ -88,14 +88,15 @@ class Card:
     rank: Rank | None
     suit: Suit | None
     joker: int = 0
+    # Plain attributes worked out once per (interned) card: validation and the bots ask them
+    # about every card in a hand, deck or discard pile at almost every step, and a slot read
+    # costs a fraction of a property call.
+    is_joker: bool = field(init=False)
+    is_ace: bool = field(init=False)
 
-    @property
-    def is_joker(self) -> bool:
-        return self.joker != 0
-
-    @property
-    def is_ace(self) -> bool:
-        return self.rank is Rank.ACE
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_joker", self.joker != 0)
+        object.__setattr__(self, "is_ace", self.rank is Rank.ACE)
 
     def __repr__(self) -> str:
         return f"Card({self.code!r})"
@@ -137,6 +138,10 @@ def deck_for(jokers: bool) -> tuple[Card, ...]:
 
 class MoveType(Enum):
     """The four move types (GL-MOVE)."""
+
+    # Members are singletons compared by identity: hash them by identity too (C speed) rather
+    # than by Enum.__hash__, a Python-level hash of the name, paid at every move look-up.
+    __hash__ = object.__hash__
 
     ATTACK = "attack"
     THROW = "throw"
@@ -214,25 +219,26 @@ class Move:
     requires: str | None
     range_legal: bool
     range_giving: bool
+    # Derived once per move (plain attributes, not properties: commit options, combo checks
+    # and the greedy bot read them for every end of every card in hand at each decision).
+    # ``is_attack_or_throw``; ``follow_type``: the combo type for follow rules, an untyped
+    # non-normal attack/throw being a Starter (OQ-11); ``extra_aces``: the Aces to discard
+    # besides the card itself (C3, CB-9).
+    is_attack_or_throw: bool = field(init=False, compare=False, repr=False)
+    follow_type: ComboType = field(init=False, compare=False, repr=False)
+    extra_aces: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def is_attack_or_throw(self) -> bool:
-        return self.type is MoveType.ATTACK or self.type is MoveType.THROW
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_attack_or_throw",
+                           self.type is MoveType.ATTACK or self.type is MoveType.THROW)
+        object.__setattr__(self, "follow_type", self.combo_type if self.combo_type is not None
+                           else ComboType.STARTER)
+        object.__setattr__(self, "extra_aces", max(self.ace_cost - 1, 0))
 
     @property
     def is_normal_attack(self) -> bool:
         """GL-NORMAL: an attack move on a 2..10 card."""
         return self.type is MoveType.ATTACK and self.rank.is_normal
-
-    @property
-    def follow_type(self) -> ComboType:
-        """Combo type for follow rules; an untyped non-normal attack/throw is a Starter (OQ-11)."""
-        return self.combo_type if self.combo_type is not None else ComboType.STARTER
-
-    @property
-    def extra_aces(self) -> int:
-        """Aces to discard besides the card itself (C3, CB-9)."""
-        return max(self.ace_cost - 1, 0)
 
     def block_damage_for(self, c: Card) -> int:
         if self.block_damage_suits is not None and c.suit not in self.block_damage_suits:
@@ -279,12 +285,27 @@ class Character:
     innates: tuple[Innate, ...]
     abilities: tuple[Ability, ...]
     moves: dict[Rank, tuple[Move, ...]]
+    # (rank, move type) -> the moves of that type on the rank's cards, indexed once: resolving
+    # a logged or offered move (C1, C10, the bots) looks it up instead of filtering the ends.
+    _by_type: dict[tuple[Rank, MoveType], tuple[Move, ...]] = field(
+        init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_type", {
+            (rank, t): tuple(m for m in ms if m.type is t)
+            for rank, ms in self.moves.items() for t in MoveType})
 
     def moves_of(self, c: Card) -> tuple[Move, ...]:
         """The moves on a card's ends (none for a Joker)."""
         if c.rank is None:
             return ()
         return self.moves[c.rank]
+
+    def moves_of_type(self, c: Card, move_type: MoveType) -> tuple[Move, ...]:
+        """The moves of ``c`` with that type (none for a Joker)."""
+        if c.rank is None:
+            return ()
+        return self._by_type[c.rank, move_type]
 
     def find_move(self, c: Card, move_type: MoveType, name: str | None) -> Move | None:
         """The move of ``c`` with that type (and name, needed only when two ends share a type)."""

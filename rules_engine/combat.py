@@ -58,6 +58,10 @@ _BEATS = {
     NONE: set(),
 }
 _ORDER = (ATTACK, THROW, BLOCK, DODGE, JOKER, NONE)
+# Worked out once: C6 runs every combat, and formatting a cell's ID or searching _ORDER each
+# time was a sizeable part of a combat's cost.
+_POSITION = {kind: i for i, kind in enumerate(_ORDER)}
+_CELLS = {(x, y): _cell(x, y) for x in _ORDER for y in _ORDER}
 
 
 def resolve(
@@ -69,12 +73,12 @@ def resolve(
     AR-THR-1: the faster throw wins; equal speed, nothing happens (M-THROW-THROW-TIE).
     CF-10: Gold Burst vs Gold Burst both hit (BOTH_WIN) or tie (TIE). CF-11: neutral pairs tie.
     """
-    flip = _ORDER.index(kind_a) > _ORDER.index(kind_b)
+    flip = _POSITION[kind_a] > _POSITION[kind_b]
     if flip:
         x, y, sx, sy = kind_b, kind_a, speed_b, speed_a
     else:
         x, y, sx, sy = kind_a, kind_b, speed_a, speed_b
-    cell = _cell(x, y)
+    cell = _CELLS[x, y]
     winner: int | None
     both = False
     if x == y and x in (ATTACK, THROW):

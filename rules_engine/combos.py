@@ -53,6 +53,7 @@ from rules_engine.cards import (
 )
 from rules_engine.characters import rules_for
 from rules_engine.errors import EngineInvariantError
+from rules_engine.journal import Journal
 from rules_engine.modifiers import (
     COMBAT_DAMAGE,
     COMBO_DAMAGE,
@@ -192,10 +193,28 @@ class ReferenceContext:
     grant_full_combo: Callable[..., None] = _no_game
     end_combat: Callable[..., None] = _no_game
     freeze: Callable[..., None] = _no_game
+    control: Callable[..., None] = _no_game
     skip_to_next_combat: Callable[..., None] = _no_game
+    reveal_top: Callable[..., Any] = _no_game
+    hand_to_deck_bottom: Callable[..., int] = _no_game
+    combo_choices: Callable[..., Any] = _no_game
+    play_combo: Callable[..., Any] = _no_game
+    take_top: Callable[..., Any] = _no_game
+    draw_bottom: Callable[..., Any] = _no_game
+    random_hand_card: Callable[..., Any] = _no_game
+    peek_bottom: Callable[..., None] = _no_game
+
+    @property
+    def journal(self) -> Journal:
+        return Journal()  # no game: nothing happened
+    commit_second: Callable[..., Any] = _no_game
+    use_second: Callable[..., None] = _no_game
 
     def as_played(self, ps: PlayerState, m: Move) -> Move:
         return self.modifiers.fold(COMBO_MOVE, ps, m, m)
+
+    def controller(self, seat: PlayerId) -> PlayerId:
+        return seat
     stand_up: Callable[..., None] = _no_game
     void: Callable[..., None] = _no_game
     knock_down: Callable[..., None] = _no_game

@@ -1,24 +1,27 @@
-"""Rule coverage: every rule ID of RULES.md's Versus sections and the tests that cite it.
+"""Rule coverage: every rule ID of RULES.md's game sections and the tests that cite it.
 
 Glossary: a *rule ID* is a stable label from ``docs/rules/RULES.md`` (``AR-THR-1``,
-``TV-CB-04``, ``C10``). The *Versus sections* are §0-§10 and §13 (team modes §11 and Training
-§12 are later issues). A test *cites* an ID by writing it in its docstring or body with hyphens
-(``AR-THR-1``; IDs inside string data do not count) or at the end of its name after a double
-underscore, with underscores
+``TV-CB-04``, ``C10``). The *game sections* are §0-§13: Versus, the team modes
+(§11; a team mode's IDs are deferred until the engine plays it, see :func:`requirement`) and
+Training (§12; a BOT-<character> rule, and TR-11's abilities, are deferred until the Training
+bot plays them: :data:`rules_engine.training.bot.BOT_RULES_IMPLEMENTED`). A test *cites* an
+ID by writing it in its docstring or body with hyphens (``AR-THR-1``; IDs inside string
+data do not count) or at the end of its name after a double underscore, with underscores
 (``def test_throw_beats_block__AR_THR_1_M_THROW_BLOCK``).
 
 *In scope* / *deferred*: an ID is deferred while it needs something the engine does not
-implement yet, a game mode (Tag Team, Training, ...) or another character's abilities; the
-committed table :data:`REQUIRES` (plus the ``FR-<CHARACTER>-n`` prefix) says what and why. A
-character requirement is met once ``characters.abilities_implemented(id)`` is true, so a later
-issue implementing Rook brings FR-ROOK-* and RW-13 into scope at once. Every other ID is in
-scope now.
+implement yet, a game mode (Tag Team, Dramatic Battle), a part of the Training bot or
+another character's abilities; the committed table :data:`REQUIRES` (plus the
+``FR-<CHARACTER>-n`` and ``BOT-`` prefixes) says what and why. A character requirement is
+met once ``characters.abilities_implemented(id)`` is true, so a later issue implementing Rook
+brings FR-ROOK-* and RW-13 into scope at once. Every other ID is in scope now.
 
 *Covered*: an in-scope ID counts as covered only when at least one citing test *drives the
 game*. The criterion is mechanical (:func:`game_driving_tests`): the test function calls one of
 :data:`GAME_DRIVERS` (``Game(...)``, ``replay``, ``new_game_for``, ``play_game``,
-``timeline``), directly or through the functions and fixtures it calls or takes as parameters
-that are defined in the tests directory itself (its own module, ``helpers.py``,
+``timeline``; ``Game.for_teams`` and ``play_match`` for the team modes), directly or through
+the functions and fixtures it calls or takes as parameters that are defined in the tests
+directory itself (its own module, ``helpers.py``,
 ``conftest.py``, ...), followed transitively. So ``recorded_game`` / ``won_combat`` (which
 build a ``Game``) count, and a test that only calls a pure helper such as ``combat.resolve`` or a
 chain rule on a list of cards does not: those IDs are *cited by helper tests only* and
@@ -46,14 +49,14 @@ from pathlib import Path
 from rules_engine import characters as chars
 from rules_engine.cards import characters as character_data
 
-VERSUS_SECTIONS = {str(n) for n in range(11)} | {"13"}
+VERSUS_SECTIONS = {str(n) for n in range(14)}  # §11 (team modes) by mode; §12 Training
 _ID = r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*"
 _LINE_ID = re.compile(rf"^(?:- \*\*({_ID})\*\*|\| ({_ID}) \|)")
 _SECTION = re.compile(r"^## (\d+)\.")
 
 
 def rule_ids_from_text(text: str) -> list[str]:
-    """The rule IDs defined in the Versus sections of RULES.md, in document order."""
+    """The rule IDs defined in the game sections of RULES.md, in document order."""
     ids: list[str] = []
     section = None
     for line in text.splitlines():
@@ -119,7 +122,7 @@ def citations(test_dir: Path, ids: list[str]) -> dict[str, list[str]]:
 
 
 GAME_DRIVERS: frozenset[str] = frozenset({"Game", "replay", "new_game_for", "play_game",
-                                          "timeline"})
+                                          "timeline", "for_teams", "play_match"})
 """Callables that play a game through the engine: constructing a ``Game`` (which every
 ``apply`` needs), replaying or explaining a log, or a self-play game."""
 
@@ -223,8 +226,11 @@ def _parse_tail(tail: str, longest_first: list[str], by_underscore: dict[str, st
 # ------------------------------------------------------------------ scope
 
 
-SUPPORTED_MODES: frozenset[str] = frozenset({"versus"})
-"""Game modes the engine plays. Team modes (§11) and Training (§12) are later issues."""
+SUPPORTED_MODES: frozenset[str] = frozenset({"versus", "triple_threat", "training",
+                                             "tag_team", "dramatic_battle", "snapbacks"})
+"""Game modes (and parts of a mode) the engine plays: Training with its Survival variant
+(TR-14); Tag Team and Dramatic Battle with snapbacks and the hard tag (TAG-PU-2..4) but without
+the other tags and assists so far (each a part of its own below)."""
 
 MODE_NAMES: dict[str, str] = {
     "versus": "Versus",
@@ -232,6 +238,9 @@ MODE_NAMES: dict[str, str] = {
     "triple_threat": "Triple Threat",
     "dramatic_battle": "Dramatic Battle",
     "training": "Training",
+    "tags": "Tag Team's tags (TAG)",
+    "assists": "Tag Team's assists (AS)",
+    "snapbacks": "Tag Team's snapbacks (SB)",
 }
 
 
@@ -244,6 +253,7 @@ class Requirement:
     modes: frozenset[str] = frozenset()
     characters: frozenset[str] = frozenset()
     why: str = ""
+    bot_parts: frozenset[str] = frozenset()  # parts of the Training bot (BOT-GRAVE, TR-11)
 
     def unmet(self, implemented: Callable[[str], bool],
               modes: frozenset[str] = SUPPORTED_MODES) -> list[str]:
@@ -251,6 +261,8 @@ class Requirement:
         missing = [f"{_character_name(cid)}'s abilities" for cid in sorted(self.characters)
                    if not implemented(cid)]
         missing += [MODE_NAMES[m] for m in sorted(self.modes) if m not in modes]
+        missing += [f"the Training bot's {part}" for part in sorted(self.bot_parts)
+                    if part not in bot_parts_implemented()]
         return missing
 
     def reason(self, implemented: Callable[[str], bool],
@@ -259,6 +271,13 @@ class Requirement:
         abilities: Smoke Bomb counters Rock Armor``."""
         text = "needs " + " and ".join(self.unmet(implemented, modes))
         return f"{text}: {self.why}" if self.why else text
+
+
+def bot_parts_implemented() -> frozenset[str]:
+    """The parts of the Training bot played now: ``BOT-<CHARACTER>`` rules (§12.2)."""
+    from rules_engine.training.bot import BOT_RULES_IMPLEMENTED, bot_rule_id
+
+    return frozenset(bot_rule_id(c) for c in BOT_RULES_IMPLEMENTED)
 
 
 def _character_name(cid: str) -> str:
@@ -279,32 +298,21 @@ _ROOK = "rook"
 _SMOKE_BOMB = ("setsuki", "valerie", "midori")
 
 REQUIRES: dict[str, Requirement] = {
-    # Team modes (§11): assists, tags, benches and snapbacks exist only there.
-    "GL-TEAM": _mode(_TEAM, why="active, bench, assist, tag and snapback are team-mode terms"),
-    "S-8": _mode("dramatic_battle", why="the lone player's double life"),
-    "P4": _mode(_TEAM, "training", why="Power-Up tags; the Training bot's Power Up"),
-    "DP-3": _mode(_TEAM, why="the bench player's assist card (2v2)"),
-    "DP-5": _mode(_TEAM, why="swapping the assist in (2v2)"),
-    "DP-8": _mode(_TEAM, why="snapback (2v2)"),
-    "KD-8": _mode(_TEAM, why="only the active character can be knocked down"),
-    "PU-8": _mode(_TEAM, why="Power-Up tags, hard tags"),
-    "PU-9": _mode("training", why="the Training bot's Power Up, TR-12"),
-    "HL-4": _mode("training", why="the Training bot's discards, OQ-27"),
-    "AB-14": _mode(_TEAM, why="abilities from the bench"),
-    "INI-7": _mode(_TEAM, why="initiative per team, OQ-16"),
-    "OQ-14": _mode(_TEAM, why="Tag Team KO timing"),
-    "OQ-15": _mode(_TEAM, why="chains across a tag or an assist"),
-    "OQ-16": _mode(_TEAM, why="initiative and swap order in team modes"),
-    "OQ-17": _mode("triple_threat", why="the incoming character's setup"),
-    "OQ-18": _mode("triple_threat", why="double KO and time-out between bouts"),
-    "OQ-21": _mode(_TEAM, why="the full combo after a dodge tag"),
-    "OQ-22": _mode(_TEAM, why="the combo after a super cancel tag"),
-    "OQ-23": _mode(_TEAM, why="dodge + assist and the Rewind window (2v2)"),
-    "OQ-25": _mode("dramatic_battle", why="the lone player's heal cap and snapbacks"),
-    "OQ-26": _mode("training", why="the Training bot's details"),
-    "OQ-27": _mode("training", why="the Training bot's discards"),
-    "OQ-28": _mode(_TEAM, why="Rewind when damage hits both teammates (2v2)"),
-    "OQ-32": _mode(_TEAM, why="a knockdown on a character that changes slots"),
+    # Team modes (§11): tags and assists exist only there, and the engine plays Tag Team and
+    # Dramatic Battle without them so far but for the hard tag (GL-TEAM, S-8, AB-14, INI-7,
+    # OQ-14 are in scope with the two modes; DP-8, KD-8, DB-7 and OQ-25 with snapbacks; PU-8,
+    # SB-3 and SB-4 with the hard tag).
+    "P4": _mode("tags", why="Power-Up tags"),
+    "DP-3": _mode("assists", why="the bench player's assist card (2v2)"),
+    "DP-5": _mode("assists", why="swapping the assist in (2v2)"),
+    "OQ-15": _mode("tags", "assists", why="chains across a tag or an assist"),
+    "OQ-16": _mode("assists", why="the swap order when assist speeds and lives are equal"),
+    "OQ-21": _mode("tags", why="the full combo after a dodge tag"),
+    "OQ-22": _mode("tags", why="the combo after a super cancel tag"),
+    "OQ-23": _mode("assists", why="dodge + assist and the Rewind window (2v2)"),
+    "OQ-28": _mode("assists", why="Rewind when damage hits both teammates (2v2)"),
+    "OQ-32": _mode("tags", why="a knockdown on a character that changes slots by a tag"),
+    "TG-11": _mode("tags", why="combo points when a character tags in during a combo"),
     # Other characters' abilities: the rule is about their card text.
     "M-DRAGON": _chars("midori", why="Dragon Form is the only undodgeable attack"),
     "RW-13": _chars(_ROOK, why="Rock Armor"),
@@ -314,12 +322,24 @@ REQUIRES: dict[str, Requirement] = {
     "CTR-5": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-SETSUKI-1": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-ROOK-5": _chars(_ROOK, "setsuki", why="Smoke Bomb counters Rock Armor"),
+    # Training (§12): the generic bot passes in ability windows (TR-11 is not played yet)
+    "TR-11": Requirement(bot_parts=frozenset({"TR-11"}),
+                         why="abilities played whenever they would have an effect"),
 }
 """Versus rule IDs that need something the engine does not implement yet, beyond the FAQ
 rulings ``FR-<CHARACTER>-n`` (which need that character's abilities, see :func:`requirement`).
 Every other Versus ID is in scope now."""
 
 _FAQ_RULING = re.compile(r"^FR-([A-Z]+)-\d+$")
+# §11: each team mode's own IDs need that mode
+_MODE_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("TT-", "triple_threat"), ("TG-", _TEAM), ("TAG-", "tags"), ("SB-", "snapbacks"),
+    ("AS-", "assists"), ("DB-", "dramatic_battle"))
+
+
+# Tag Team's tags played so far: the hard tag in Power Up and its bans (the rest of TAG-*
+# waits for the part "tags")
+_TAGS_PLAYED = frozenset({"TAG-PU-2", "TAG-PU-3", "TAG-PU-4"})
 
 
 def requirement(rule_id: str) -> Requirement | None:
@@ -327,6 +347,14 @@ def requirement(rule_id: str) -> Requirement | None:
     :data:`REQUIRES`, else a FAQ ruling's character from its prefix (``FR-ROOK-2`` -> rook)."""
     if rule_id in REQUIRES:
         return REQUIRES[rule_id]
+    if rule_id in _TAGS_PLAYED:
+        return None
+    for prefix, mode in _MODE_PREFIXES:
+        if rule_id.startswith(prefix):
+            return _mode(mode, why=f"a {MODE_NAMES[mode]} rule (§11)")
+    if rule_id.startswith("BOT-"):
+        return Requirement(bot_parts=frozenset({rule_id}),
+                           why="a character's change to the generic bot procedure (§12.2)")
     m = _FAQ_RULING.match(rule_id)
     if m:
         return _chars(m.group(1).lower(), why="a FAQ ruling on that character's card text")

@@ -34,6 +34,7 @@ from rules_engine.actions import (
     PayAces,
     PowerUp,
     Pump,
+    Reveal,
     Search,
     Stop,
     UseAbility,
@@ -48,6 +49,7 @@ from rules_engine.state import Probe
 # What a decision that takes these actions asks of its player, in words.
 _EXPECTED: tuple[tuple[tuple[type[Action], ...], str], ...] = (
     ((Draw,), "record the card they drew"),
+    ((Reveal,), "record the card they revealed at random"),
     ((WinInitiative,), "record who won the initiative"),
     ((Commit, NoCard), "commit a combat card or declare no-card"),
     ((PayAces,), "choose the Aces that pay the mandatory cost"),

@@ -1,4 +1,11 @@
-"""The match-log format, version 1 (docs/log-format.md; schema/match-log-v1.json).
+"""The match-log format, versions 1 and 2 (docs/log-format.md; schema/match-log-v1.json,
+schema/match-log-v2.json).
+
+Version 1 is a Versus game: two players, one character each. Version 2 is one document for a
+match of any mode: the mode, the two sides with their characters (and players), and events
+that each name the side's seat (``P1``/``P2``) and the character acting (TT-1). A Versus game
+may be written in either; the engine writes version 1 for Versus (so logs stay byte-identical)
+and version 2 for the team modes.
 
 Glossary: a *log* is a header (format, version, mode, ruleset, players and their characters,
 how draws happen), a list of *events* (each names its player and one action) and the *claimed
@@ -29,10 +36,14 @@ from rules_engine.actions import (
     NoCard,
     Pass,
     PayAces,
+    Pick,
     PowerUp,
     Pump,
+    Reveal,
     Search,
+    Snapback,
     Stop,
+    Tag,
     UseAbility,
     WinInitiative,
 )
@@ -40,19 +51,51 @@ from rules_engine.cards import CARDS_BY_CODE, Card, MoveType, characters
 from rules_engine.errors import LogSyntaxError
 from rules_engine.rng import ALGORITHM
 from rules_engine.ruleset import Ruleset
+from rules_engine.team import Member, Mode, Team
 from rules_engine.types import PlayerId, Termination
 
 FORMAT = "yomi-match-log"
 VERSION = 1
+VERSIONS = (1, 2)
+TEAM_SIZE = {Mode.VERSUS: 1, Mode.TRIPLE_THREAT: 3,  # the modes the engine plays (TT-1)
+             Mode.TRAINING: 1, Mode.SURVIVAL: 1,  # Survival: side P2 has 1 or more (TR-14)
+             Mode.TAG_TEAM: 2, Mode.DRAMATIC_BATTLE: 2}  # TG-1; Dramatic Battle's pair (DB-1)
+# a side's size where the two differ: Dramatic Battle's lone side (P1 here and in the CLI;
+# a log may name the pair first, DB-1)
+SIDE_SIZES = {Mode.DRAMATIC_BATTLE: (1, 2)}
+
+
+def side_sizes(mode: Mode) -> tuple[int, int]:
+    """How many characters each side of ``mode`` declares (side P1's, side P2's)."""
+    return SIDE_SIZES.get(mode, (TEAM_SIZE[mode], TEAM_SIZE[mode]))
+
+
+def seat_names(mode: Mode, sizes: tuple[int, int] | None = None) -> tuple[str, ...]:
+    """The seats an event of ``mode`` may name: P1 and P2 (each side's first seat), and in
+    modes with a bench the second seats (Tag Team P3 for side P1, P4 for side P2; Dramatic
+    Battle P3 for the pair's second), as :meth:`rules_engine.table.Table.for_sizes` seats
+    them."""
+    a, b = sizes or side_sizes(mode)
+    return ("P1", "P2", "P3", "P4")[:max(2, a + b)] if mode in (
+        Mode.TAG_TEAM, Mode.DRAMATIC_BATTLE) else ("P1", "P2")
+MAX_SURVIVAL_BOTS = 20
 
 
 @dataclass(frozen=True, slots=True)
 class LogEvent:
+    """One event: the seat acting (a side's seat, ``P1`` or ``P2``), its action, and in a
+    version-2 log the character acting (None for a pick: nobody of the side is in play yet,
+    TT-2, or the one in play was just defeated, TT-4)."""
+
     player: PlayerId
     action: Action
+    character: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player.name, **self.action.to_json()}
+        head: dict[str, Any] = {"player": self.player.name}
+        if self.character is not None:
+            head["character"] = self.character
+        return {**head, **self.action.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +115,19 @@ class ClaimedResult:
         if self.turns is not None:
             out["turns"] = self.turns
         if self.life is not None:
-            out["life"] = {seat.name: v for seat, v in zip(PlayerId, self.life, strict=True)}
+            seats = tuple(PlayerId)[:len(self.life)]  # P1, P2 (P3, P4: a bench's seats)
+            out["life"] = {seat.name: v for seat, v in zip(seats, self.life, strict=True)}
         return out
 
 
 @dataclass(frozen=True, slots=True)
 class MatchLog:
-    """A parsed version-1 Versus log. ``seed`` None means draws are recorded card by card."""
+    """A parsed log. ``seed`` None means draws are recorded card by card.
+
+    ``characters`` are the two sides' first declared characters (in Versus: the two
+    characters); ``sides`` each side's declared members (version 2; None for version 1, whose
+    sides are the two characters); ``version`` the format version it was read from or is to be
+    written in."""
 
     characters: tuple[str, str]
     events: tuple[LogEvent, ...]
@@ -86,8 +135,26 @@ class MatchLog:
     ruleset: Ruleset = field(default_factory=Ruleset)
     result: ClaimedResult | None = None
     names: tuple[str | None, str | None] = (None, None)
+    mode: Mode = Mode.VERSUS
+    sides: tuple[tuple[Member, ...], tuple[Member, ...]] | None = None
+    version: int = VERSION
+
+    @property
+    def teams(self) -> tuple[Team, Team]:
+        """Fresh rosters for a game of this log (a game changes its teams as it goes)."""
+        sides = self.sides or ((Member(self.characters[0]),), (Member(self.characters[1]),))
+        return Team(sides[0]), Team(sides[1])
+
+    @property
+    def all_characters(self) -> tuple[str, ...]:
+        """Every character declared, side A's first."""
+        if self.sides is None:
+            return self.characters
+        return tuple(m.character for side in self.sides for m in side)
 
     def to_json(self) -> dict[str, Any]:
+        if self.version >= 2:
+            return self._to_json_v2()
         players = {}
         for i, seat in enumerate(("P1", "P2")):
             entry: dict[str, Any] = {"character": self.characters[i]}
@@ -105,6 +172,30 @@ class MatchLog:
             "ruleset": self.ruleset.to_json(),
             "players": players,
             "draws": draws,
+            "events": [e.to_json() for e in self.events],
+        }
+        if self.result is not None:
+            out["result"] = self.result.to_json()
+        return out
+
+    def _to_json_v2(self) -> dict[str, Any]:
+        sides: dict[str, Any] = {}
+        for seat, team in zip(("P1", "P2"), self.teams, strict=True):
+            entry: dict[str, Any] = {"characters": list(team.characters)}
+            controllers = [m.controller for m in team.members]
+            if any(c is not None for c in controllers):
+                entry["players"] = controllers
+            elif self.names[PlayerId[seat]] is not None:
+                entry["players"] = [self.names[PlayerId[seat]]]
+            sides[seat] = entry
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": 2,
+            "mode": self.mode.value,
+            "ruleset": self.ruleset.to_json(),
+            "sides": sides,
+            "draws": ({"mode": "recorded"} if self.seed is None
+                      else {"mode": "seeded", "algorithm": ALGORITHM, "seed": self.seed}),
             "events": [e.to_json() for e in self.events],
         }
         if self.result is not None:
@@ -210,9 +301,11 @@ def _card(code: str, path: str) -> Card:
     return c
 
 
-def _player(value: Any, path: str) -> PlayerId:
-    if value not in ("P1", "P2"):
-        raise LogSyntaxError(path, f"expected \"P1\" or \"P2\", found {value!r}")
+def _player(value: Any, path: str, seats: tuple[str, ...] = ("P1", "P2")) -> PlayerId:
+    if value not in seats:
+        expected = " or ".join(f"\"{x}\"" for x in seats) if len(seats) == 2 else \
+            ", ".join(f"\"{x}\"" for x in seats[:-1]) + f" or \"{seats[-1]}\""
+        raise LogSyntaxError(path, f"expected {expected}, found {value!r}")
     return PlayerId[value]
 
 
@@ -234,19 +327,73 @@ _ALLOWED_KEYS: dict[str, set[str]] = {
     "search": {"from_discard", "from_deck"},
     "power_up": {"sets", "from_discard", "from_deck"}, "discard": {"cards"},
     "ability": {"ability", "card", "cards", "option"},
+    "reveal": {"card"},
+    "pick": {"incoming"},
+    "snapback": {"card"},
+    "tag": set(),
 }
 
 
-def parse_event(data: Any, path: str) -> LogEvent:
+# Events read before, by their exact content (see parse_event). Bounded: cleared when full.
+_PARSED: dict[tuple[Any, ...], LogEvent] = {}
+_PARSED_MAX = 50_000
+
+
+def parse_event(data: Any, path: str, version: int = 1,
+                characters: frozenset[str] = frozenset(),
+                seats: tuple[str, ...] = ("P1", "P2")) -> LogEvent:
+    # Logs repeat the same few thousand events (a draw of the 7 of hearts, a no-card, a
+    # commit of one end, the same Aces searched...): an event whose values are all strings or
+    # lists of strings is parsed once and its (immutable) LogEvent reused. Only strings, so
+    # that no two different JSON values that compare equal (1, 1.0, true) share an entry (a
+    # list is keyed as a tuple, which no JSON value equals); the path appears only in errors,
+    # and only successful parses are kept.
+    if type(data) is dict:
+        key: list[Any] = [version, characters, seats]
+        for name, value in data.items():
+            if type(value) is list:
+                for item in value:
+                    if type(item) is not str:
+                        return _parse_event(data, path, version, characters, seats)
+                value = tuple(value)
+            elif type(value) is not str:
+                return _parse_event(data, path, version, characters, seats)
+            key.append(name)
+            key.append(value)
+        frozen = tuple(key)
+        event = _PARSED.get(frozen)
+        if event is None:
+            event = _parse_event(data, path, version, characters, seats)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[frozen] = event
+        return event
+    return _parse_event(data, path, version, characters, seats)
+
+
+def _parse_event(data: Any, path: str, version: int,
+                 characters: frozenset[str], seats: tuple[str, ...]) -> LogEvent:
     r = _Reader(data, path)
     d = r.obj()
-    player = _player(d.get("player"), f"{path}.player")
+    player = _player(d.get("player"), f"{path}.player", seats)
     kind = r.string("action")
     assert kind is not None
-    if kind not in ACTION_TYPES:
-        raise r.fail(f"unknown action {kind!r} (expected one of {', '.join(ACTION_TYPES)})",
-                     "action")
-    extra = set(d) - {"player", "action"} - _ALLOWED_KEYS[kind]
+    team_only = ("pick", "snapback", "tag")
+    if kind not in ACTION_TYPES or (kind in team_only and version < 2):
+        kinds = [k for k in ACTION_TYPES if version >= 2 or k not in team_only]
+        raise r.fail(f"unknown action {kind!r} (expected one of {', '.join(kinds)})"
+                     + ("; picks belong to team-mode logs, format version 2"
+                        if kind == "pick" else "")
+                     + ("; snapbacks and tags belong to team-mode logs, format version 2"
+                        if kind in ("snapback", "tag") else ""), "action")
+    acting: str | None = None
+    if version >= 2:
+        acting = r.string("character", required=kind != "pick")
+        if acting is not None and acting not in characters:
+            raise r.fail(f"{acting!r} is not a character of this match (expected one of "
+                         f"{', '.join(sorted(characters))})", "character")
+    extra = set(d) - {"player", "action"} - ({"character"} if version >= 2 else set()) \
+        - _ALLOWED_KEYS[kind]
     if extra:
         key = sorted(extra)[0]
         raise r.fail(f"unexpected key for a {kind!r} event", key)
@@ -291,24 +438,36 @@ def parse_event(data: Any, path: str) -> LogEvent:
                          r.cards("from_deck", required=False))
     elif kind == "discard":
         action = Discard(r.cards("cards"))
+    elif kind == "reveal":
+        action = Reveal(r.card("card"))
+    elif kind == "snapback":
+        action = Snapback(r.card("card"))
+    elif kind == "tag":
+        action = Tag()
+    elif kind == "pick":
+        incoming = r.string("incoming")
+        assert incoming is not None
+        if incoming not in characters:
+            raise r.fail(f"{incoming!r} is not a character of this match", "incoming")
+        action = Pick(incoming)
     else:
         name = r.string("ability")
         assert name is not None
         used = None if d.get("card") is None else r.card("card")
         action = UseAbility(name, used, r.cards("cards", required=False),
                             r.string("option", required=False))
-    return LogEvent(player, action)
+    return LogEvent(player, action, acting)
 
 
 def parse_log(source: str | bytes | dict[str, Any]) -> MatchLog:
-    """Read a version-1 log from JSON text (or an already decoded object).
+    """Read a version-1 or version-2 log from JSON text (or an already decoded object).
 
     Raises LogSyntaxError with a JSON path for anything unreadable:
 
-    >>> parse_log('{"format": "yomi-match-log", "version": 2}')
+    >>> parse_log('{"format": "yomi-match-log", "version": 3}')
     Traceback (most recent call last):
     ...
-    rules_engine.errors.LogSyntaxError: $.version: this engine reads version 1 logs, not 2
+    rules_engine.errors.LogSyntaxError: $.version: this engine reads version 1 and 2 logs, not 3
     """
     if isinstance(source, str | bytes):
         try:
@@ -328,10 +487,20 @@ def parse_log(source: str | bytes | dict[str, Any]) -> MatchLog:
     r.obj()
     if r.get("format") != FORMAT:
         raise r.fail(f"expected {FORMAT!r}", "format")
-    if r.get("version") != VERSION:
-        raise r.fail(f"this engine reads version 1 logs, not {r.get('version')}", "version")
+    version = r.get("version")
+    if version not in VERSIONS or isinstance(version, bool):
+        raise r.fail(f"this engine reads version 1 and 2 logs, not {version}", "version")
+    if version == 2:
+        return _parse_v2(r)
     if r.get("mode") != "versus":
-        raise r.fail("only 'versus' games are supported by this engine version", "mode")
+        mode = r.get("mode")
+        if mode == Mode.TRIPLE_THREAT.value:
+            raise r.fail("a Triple Threat log is written in format version 2 (sides of three "
+                         "characters)", "mode")
+        if mode in (Mode.TAG_TEAM.value, Mode.DRAMATIC_BATTLE.value):
+            raise r.fail(f"a {Mode(mode).label} log is written in format version 2 (sides "
+                         "with their characters, a seat for each)", "mode")
+        raise r.fail("only 'versus' games are supported in a version 1 log", "mode")
     rules_raw = r.get("ruleset", required=False) or {}
     if not isinstance(rules_raw, dict):
         raise r.fail("expected an object of ruleset options", "ruleset")
@@ -377,6 +546,109 @@ def parse_log(source: str | bytes | dict[str, Any]) -> MatchLog:
     )
 
 
+def _parse_v2(r: _Reader) -> MatchLog:
+    """Version 2: ``mode``, ``sides`` (``P1``/``P2``: ``characters``, optional ``players``:
+    one name for the side or one per character), and events naming their character."""
+    mode_raw = r.string("mode")
+    try:
+        mode = Mode(mode_raw)
+    except ValueError:
+        raise r.fail(f"expected one of {', '.join(m.value for m in Mode)}", "mode") from None
+    if mode not in TEAM_SIZE:
+        raise r.fail(f"{mode.label} games are not played by this engine version", "mode")
+    ruleset = _ruleset(r)
+    sides_r = r.child("sides")
+    known = characters()
+    sides: list[tuple[Member, ...]] = []
+    names: list[str | None] = []
+    sizes = side_sizes(mode)
+    if mode is Mode.DRAMATIC_BATTLE:  # the lone side may be either (DB-1)
+        first = sides_r.child("P1").get("characters")
+        if isinstance(first, list) and len(first) == 2:
+            sizes = (2, 1)
+    for seat, size in zip(("P1", "P2"), sizes, strict=True):
+        sr = sides_r.child(seat)
+        raw = sr.get("characters")
+        if mode is Mode.SURVIVAL and seat == "P2":  # TR-14: the bots, in the order they come
+            if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_SURVIVAL_BOTS:
+                raise sr.fail(f"a Survival run faces 1 to {MAX_SURVIVAL_BOTS} bots (TR-14)",
+                              "characters")
+            size = len(raw)
+        if not isinstance(raw, list) or len(raw) != size:
+            cite = {Mode.TRIPLE_THREAT: " (TT-1)", Mode.TAG_TEAM: " (TG-1)",
+                    Mode.DRAMATIC_BATTLE: " (DB-1: one side is the lone character, the "
+                                          "other the pair)",
+                    }.get(mode, "")
+            raise sr.fail(f"a {mode.label} side {seat} has {size} "
+                          f"character{'s' if size > 1 else ''}{cite}", "characters")
+        for i, cid in enumerate(raw):
+            if cid not in known:
+                raise LogSyntaxError(f"{sr.path}.characters[{i}]",
+                                     f"unknown character {cid!r} (expected one of "
+                                     f"{', '.join(sorted(known))})")
+        if len(set(raw)) != len(raw):
+            raise sr.fail("a side's characters are all different (TT-1: three decks)",
+                          "characters")
+        players = sr.get("players", required=False)
+        if players is not None and (
+                not isinstance(players, list) or len(players) not in (1, size)
+                or not all(isinstance(p, str) for p in players)):
+            raise sr.fail(f"expected one player's name for the side, or {size} (one per "
+                          "character)", "players")
+        controllers: list[str | None] = list(players) if players and len(players) == size \
+            else [None] * size
+        sides.append(tuple(Member(c, n) for c, n in zip(raw, controllers, strict=True)))
+        names.append(players[0] if players else None)
+    seed = _draws(r)
+    if mode in (Mode.TRAINING, Mode.SURVIVAL) and ruleset.botTieChoice.value != "DETERMINISTIC":
+        raise LogSyntaxError("$.ruleset.botTieChoice", "opt.botTieChoice=HUMAN (the human "
+                             "breaks the bot's combo ties, TR-8) is not played by this engine "
+                             "version")
+    if seed is None and mode in (Mode.TRAINING, Mode.SURVIVAL):
+        raise LogSyntaxError("$.draws.mode", f"a {mode.label} log is seeded: the bot's cards "
+                                             "and their orientation come from the seed (TR-5)")
+    in_match = frozenset(m.character for side in sides for m in side)
+    raw_events = r.get("events")
+    if not isinstance(raw_events, list):
+        raise r.fail(f"expected a list of events, found {_kind(raw_events)}", "events")
+    seats = seat_names(mode, (len(sides[0]), len(sides[1])))
+    events = tuple(parse_event(e, f"$.events[{i}]", 2, in_match, seats)
+                   for i, e in enumerate(raw_events))
+    result = None
+    if r.get("result", required=False) is not None:
+        result = _parse_result(r.child("result"))
+    return MatchLog(
+        characters=(sides[0][0].character, sides[1][0].character), events=events, seed=seed,
+        ruleset=ruleset, result=result, names=(names[0], names[1]), mode=mode,
+        sides=(sides[0], sides[1]), version=2)
+
+
+def _ruleset(r: _Reader) -> Ruleset:
+    rules_raw = r.get("ruleset", required=False) or {}
+    if not isinstance(rules_raw, dict):
+        raise r.fail("expected an object of ruleset options", "ruleset")
+    try:
+        return Ruleset.from_json(rules_raw)
+    except ValueError as exc:
+        raise r.fail(str(exc), "ruleset") from None
+
+
+def _draws(r: _Reader) -> int | None:
+    draws = r.child("draws")
+    mode = draws.string("mode")
+    seed: int | None = None
+    if mode == "seeded":
+        if draws.get("algorithm") != ALGORITHM:
+            raise draws.fail(f"expected the shuffle algorithm {ALGORITHM!r}", "algorithm")
+        seed = draws.integer("seed")
+        assert seed is not None
+        if not 0 <= seed < 2**64:
+            raise draws.fail("expected an unsigned 64-bit integer", "seed")
+    elif mode != "recorded":
+        raise draws.fail("expected 'seeded' or 'recorded'", "mode")
+    return seed
+
+
 def _parse_result(r: _Reader) -> ClaimedResult:
     d = r.obj()
     winner_raw = d.get("winner")
@@ -388,10 +660,16 @@ def _parse_result(r: _Reader) -> ClaimedResult:
         allowed = ", ".join(t.value for t in Termination)
         raise r.fail(f"expected one of {allowed}", "how") from None
     turns = r.integer("turns", required=False)
-    life = None
+    life: tuple[int, ...] | None = None
     if d.get("life") is not None:
         lr = r.child("life")
         a, b = lr.integer("P1"), lr.integer("P2")
         assert a is not None and b is not None
         life = (a, b)
+        for extra in ("P3", "P4"):  # a bench's seats (Tag Team, Dramatic Battle)
+            if extra not in lr.obj():
+                break
+            v = lr.integer(extra)
+            assert v is not None
+            life = (*life, v)
     return ClaimedResult(winner, how, turns, life)

@@ -74,6 +74,10 @@ COMBO_MOVE: Kind[Move] = Kind(
 MOVE_ALLOWED: Kind[RuleViolation | None] = Kind(
     "move_allowed", "(Move, step): why it may not be played now, or None (GEN-1)")
 POWER_UP_WITH: Kind[bool] = Kind("power_up_with", "a Card in hand at P2 (PU-2)")
+POWER_UP_FOR: Kind[bool] = Kind(
+    "power_up_for", "a Card in the deck or discard pile at P5: whether a Power Up search may "
+                    "take it as one of the owed Aces (default False for non-Aces; Menelker's "
+                    "black face cards)")
 HAND_LIMIT: Kind[int] = Kind("hand_limit", "None; the K2 hand limit (HL-2)")
 BLOCK_DRAW: Kind[int] = Kind(
     "block_draw", "the beaten Move (None: a Joker or no-card); cards the blocker draws (C8b)")
@@ -110,10 +114,18 @@ class Modifiers:
 
     def fold(self, kind: Kind[T], ps: PlayerState, subject: object, value: T) -> T:
         """``value`` after every modifier of ``kind`` that applies to ``ps``'s seat."""
-        for m in self._by_kind.get(kind, ()):
-            if m.seat is ps.player:
-                value = m.fn(ps, subject, value)
+        mods = self._by_kind.get(kind)
+        if mods is not None:  # most kinds have no modifier in most games: one look-up
+            seat = ps.player
+            for m in mods:
+                if m.seat is seat:
+                    value = m.fn(ps, subject, value)
         return value
+
+    def any_for(self, kind: Kind[Any], seat: PlayerId) -> bool:
+        """Whether some modifier of ``kind`` applies to ``seat`` (lets a caller that would fold
+        every card of a zone skip the folds when none does)."""
+        return any(m.seat is seat for m in self._by_kind.get(kind, ()))
 
     def allowed(self, kind: Kind[bool], ps: PlayerState, subjects: Iterable[S]) -> list[S]:
         """The ``subjects`` a permission (``kind`` of bool) allows ``ps``: the fold of each,
@@ -137,6 +149,16 @@ class Modifiers:
             return
         for kind, mods in list(self._by_kind.items()):
             kept = [m for m in mods if m.until is not until]
+            if kept:
+                self._by_kind[kind] = kept
+            else:
+                del self._by_kind[kind]
+
+    def remove(self, which: Callable[[Modifier[Any]], bool]) -> None:
+        """Drop the modifiers ``which`` selects (a character leaving play takes its card
+        text with it: team modes)."""
+        for kind, mods in list(self._by_kind.items()):
+            kept = [m for m in mods if not which(m)]
             if kept:
                 self._by_kind[kind] = kept
             else:

@@ -22,17 +22,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules_engine import __version__
+from rules_engine.actions import Pick
 from rules_engine.cards import character
 from rules_engine.characters import abilities_implemented
 from rules_engine.diagnosis import explain
 from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
 from rules_engine.game import Game
-from rules_engine.log import ClaimedResult, MatchLog, parse_log
+from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_log
 from rules_engine.types import PlayerId
 
 # Modes a log may name that the engine reads but does not play yet (RULES.md §11).
-UNPLAYED_MODES = {"triple_threat": "Triple Threat", "tag_team": "Tag Team",
-                  "dramatic_battle": "Dramatic Battle"}
+UNPLAYED_MODES: dict[str, str] = {}  # every mode is played now (Tag Team, Dramatic Battle)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +84,8 @@ class Verdict:
         assert self.final is not None
         f = self.final
         who = "draw" if f["winner"] is None else f"{f['winner']} wins"
-        text = (f"{who} by {f['how']} after {f['turns']} turns "
-                f"(life P1 {f['life']['P1']}, P2 {f['life']['P2']})")
+        life = ", ".join(f"{seat} {v}" for seat, v in f["life"].items())  # P3, P4: a bench
+        text = f"{who} by {f['how']} after {f['turns']} turns (life {life})"
         if self.status == "result_mismatch":
             return f"result mismatch: the log claims {self.claimed}, the game gives {text}"
         if not self.abilities_complete:
@@ -95,13 +95,38 @@ class Verdict:
 
 def _final(game: Game) -> dict[str, Any]:
     assert game.outcome is not None
-    return {
+    final: dict[str, Any] = {
         "life": {ps.player.name: ps.life for ps in game.players},
         "winner": None if game.outcome.winner is None else game.outcome.winner.name,
         "how": game.outcome.termination.value,
         "turns": game.turn,
         "position": game.fingerprint(),
     }
+    if game.bouts:  # team modes: who played whom, and who fell
+        final["bouts"] = [b.to_json() for b in game.bouts]
+    return final
+
+
+def _where(game: Game, seat: PlayerId) -> dict[str, Any]:
+    """A team match's bout and the seat's character in play, for a verdict's first error."""
+    if not game.bouts:
+        return {}
+    return {"bout": game.bouts[-1].number, "character": game.state(seat).character.id}
+
+
+def _wrong_character(game: Game, i: int, event: LogEvent) -> dict[str, Any] | None:
+    """TT-3: a version-2 event names the character acting; it must be the one in play."""
+    if event.character is None or game.is_over or isinstance(event.action, Pick):
+        return None
+    in_play = game.state(event.player).character.id
+    if event.character == in_play:
+        return None
+    pos = game.position()
+    return {"index": i, "turn": pos.turn, "step": pos.step, "player": event.player.name,
+            "action": str(event.action), "rule_id": "TT-3",
+            "reason": f"{event.player.name}'s character in play is {in_play}, not "
+                      f"{event.character}: only the current characters play a bout",
+            "json_path": f"$.events[{i}].character", **_where(game, event.player)}
 
 
 def _matches(claim: ClaimedResult, final: dict[str, Any]) -> bool:
@@ -111,7 +136,7 @@ def _matches(claim: ClaimedResult, final: dict[str, Any]) -> bool:
     if claim.turns is not None and claim.turns != final["turns"]:
         return False
     return claim.life is None or (
-        claim.life == tuple(final["life"][seat.name] for seat in PlayerId))
+        claim.life == tuple(final["life"][name] for name in final["life"]))
 
 
 def new_game_for(log: MatchLog) -> Game:
@@ -123,7 +148,7 @@ def _not_verifiable(verdict: Verdict, log: MatchLog) -> Verdict:
     """A problem in a log with a character the engine plays with card stats only is no
     verdict on the player: it may be an ability the engine does not know (Rook's Stone Wall
     reflecting damage, say). Not verifiable yet, instead of illegal."""
-    missing = [c for c in dict.fromkeys(log.characters) if not abilities_implemented(c)]
+    missing = [c for c in dict.fromkeys(log.all_characters) if not abilities_implemented(c)]
     if not missing or verdict.status not in ("illegal", "result_mismatch"):
         return verdict
     names = ", ".join(character(c).name for c in missing)
@@ -163,10 +188,10 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
                                              "the engine yet; the log will be verified again "
                                              "when they are"})
             return Verdict("unreadable", first_error=exc.data, abilities_complete=False)
-    complete = all(abilities_implemented(c) for c in log.characters)
+    complete = all(abilities_implemented(c) for c in log.all_characters)
     notes = () if complete else tuple(
         f"abilities of {c} are not implemented yet: played with card stats only"
-        for c in dict.fromkeys(log.characters) if not abilities_implemented(c))
+        for c in dict.fromkeys(log.all_characters) if not abilities_implemented(c))
     claimed = None if log.result is None else log.result.to_json()
     game: Game | None = None
     try:
@@ -181,6 +206,11 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
                     "reason": "the game is already over; no event may follow",
                     "json_path": f"$.events[{i}]",
                 }), abilities_complete=complete, claimed=claimed, events=i, notes=notes), log)
+            wrong = _wrong_character(game, i, event)
+            if wrong is not None:
+                return _not_verifiable(Verdict("illegal", first_error=explain(log, wrong),
+                                               abilities_complete=complete, claimed=claimed,
+                                               events=i, notes=notes), log)
             game.apply(event.player, event.action)
         if not game.is_over:
             pos = game.position()
@@ -196,6 +226,9 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
     except IllegalActionError as exc:
         data = exc.data
         data["json_path"] = f"$.events[{data['index']}]"
+        assert game is not None
+        if exc.player is not None:
+            data.update(_where(game, exc.player))
         return _not_verifiable(Verdict("illegal", first_error=explain(log, data),
                                        abilities_complete=complete, claimed=claimed,
                                        events=len(log.events), notes=notes), log)

@@ -21,6 +21,7 @@ from typing import TypeVar
 
 ALGORITHM = "splitmix64-fy-v1"
 _MASK = (1 << 64) - 1
+_TWO_64 = 1 << 64
 T = TypeVar("T")
 
 
@@ -49,6 +50,19 @@ class SplitMix64:
                 return v % n
 
     def shuffle(self, items: list[T]) -> None:
+        # below() and next() inlined (the same stream, value for value): a shuffle of a deck
+        # made two method calls per card, and decks are shuffled at setup and after searches.
+        state = self._state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO_64 - _TWO_64 % n
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                v = z ^ (z >> 31)
+                if v < limit:
+                    break
+            j = v % n
             items[i], items[j] = items[j], items[i]
+        self._state = state

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from enum import Enum
+from functools import cache
 from typing import Any
 
 
@@ -123,6 +124,14 @@ class EntanglingVines(Enum):
     FASTER_5 = "FASTER_5"
 
 
+class RollingPandaBlock(Enum):
+    """Lum's Rolling Panda block damage (characters/lum.md, "not listed; 1st ed: 2"): none as
+    the 2014 card data lists it (the default) or 2 as the first edition printed it."""
+
+    NONE = "NONE"
+    FIRST_EDITION_2 = "FIRST_EDITION_2"
+
+
 class MoralHighGround(Enum):
     """DeGrey's innate (characters/degrey.md, source conflict): the bonus is the difference in
     hand sizes (yomibase, 2nd edition: the default) or the difference plus one (wiki 2015)."""
@@ -154,6 +163,21 @@ class ArgagargLife(Enum):
 
     LIFE_85 = "LIFE_85"
     LIFE_90 = "LIFE_90"
+
+
+class BotTieChoice(Enum):
+    """TR-8 / OQ-26: how the Training bot breaks ties between equally damaging combos."""
+
+    DETERMINISTIC = "DETERMINISTIC"
+    HUMAN = "HUMAN"
+
+
+class ZaneThrowSpeed(Enum):
+    """Zane's normal throws (characters/zane.md, yomibase inconsistency): speed x.3 (every
+    move entry, the card data: the default) or x.4 (the summary line)."""
+
+    X_3 = "X_3"
+    X_4 = "X_4"
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +213,11 @@ class Ruleset:
     argagargLife: ArgagargLife = ArgagargLife.LIFE_85                 # argagarg.md conflict
     burstOfSpeed: BurstOfSpeed = BurstOfSpeed.MIN_1_0                 # FR-VALERIE-2 conflict
     entanglingVines: EntanglingVines = EntanglingVines.FASTER_3       # rook.md conflict
+    zaneThrowSpeed: ZaneThrowSpeed = ZaneThrowSpeed.X_3               # zane.md conflict
+    rollingPandaBlock: RollingPandaBlock = RollingPandaBlock.NONE     # lum.md conflict
+    ttFreshBoutTurn1: bool = False                                    # OQ-17
+    hardBot: OnOff = OnOff.OFF                                        # TR-7
+    botTieChoice: BotTieChoice = BotTieChoice.DETERMINISTIC           # TR-8, OQ-26
 
     def starting_life(self, character_id: str, printed: int) -> int:
         """A character's starting life (S-5; GEN-8's cap) under these options."""
@@ -209,8 +238,10 @@ class Ruleset:
     @staticmethod
     def from_json(data: dict[str, Any]) -> Ruleset:
         """Build a ruleset from a log's ``ruleset`` object; ValueError names the bad key."""
+        if not data:
+            return DEFAULT_RULESET  # most logs play the defaults (a Ruleset is immutable)
         changes: dict[str, Any] = {}
-        types = {f.name: type(getattr(Ruleset(), f.name)) for f in fields(Ruleset)}
+        types = _option_types()
         for key, value in data.items():
             name = key.removeprefix("opt.")
             if name not in types:
@@ -230,6 +261,14 @@ class Ruleset:
                 except ValueError:
                     allowed = ", ".join(m.value for m in kind)
                     raise ValueError(f"option {key!r} must be one of {allowed}") from None
-        return replace(Ruleset(), **changes)
+        return replace(DEFAULT_RULESET, **changes)
+
 
 DEFAULT_RULESET = Ruleset()
+
+
+@cache
+def _option_types() -> dict[str, Any]:
+    """Each option's value type, from the defaults (once, not one ``Ruleset()`` per field
+    for every log read)."""
+    return {f.name: type(getattr(DEFAULT_RULESET, f.name)) for f in fields(Ruleset)}

@@ -1,7 +1,8 @@
 """Self-play: two bots play a seeded game and the engine writes its log.
 
-Glossary: a *self-play log* is an ordinary version-1 log with seeded draws; replaying it must
-give the same result (the property tests check this for thousands of games).
+Glossary: a *self-play log* is an ordinary log with seeded draws (version 1 for Versus,
+version 2 for a team mode); replaying it must give the same result (the property tests check
+this for thousands of games).
 
 Responsibility: driving a :class:`Game` with bots and turning its history into a
 :class:`MatchLog` with the claimed result.
@@ -14,6 +15,7 @@ from rules_engine.cards import character
 from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, LogEvent, MatchLog
 from rules_engine.ruleset import DEFAULT_RULESET, Ruleset
+from rules_engine.team import Mode, Team
 from rules_engine.types import Actor, PlayerId
 
 
@@ -39,7 +41,8 @@ def play_game(
         player = game.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
         assert isinstance(player, PlayerId)
         legal = game.legal_actions(player)
-        game.apply(player, bots[player].choose(game, player, legal))
+        # a seat controlled by card text (Mistress's Command) is played by its controller's bot
+        game.apply(player, bots[game.controller(player)].choose(game, player, legal))
     assert game.outcome is not None
     result = ClaimedResult(game.outcome.winner, game.outcome.termination, game.turn, game.life)
     log = MatchLog(
@@ -49,4 +52,42 @@ def play_game(
         ruleset=ruleset,
         result=result,
     )
+    return game, log
+
+
+def play_match(
+    mode: Mode,
+    team1: tuple[str, ...],
+    team2: tuple[str, ...],
+    seed: int,
+    *,
+    bots: tuple[Bot, Bot] | None = None,
+    bot: str = "random",
+    ruleset: Ruleset = DEFAULT_RULESET,
+) -> tuple[Game, MatchLog]:
+    """Play one seeded team-mode match (Triple Threat: three characters a side; Tag Team: two;
+    Dramatic Battle: the lone character first, then the pair); return it and its version-2
+    log, each event naming the seat and the character that acted (None for picks)."""
+    if bots is None:
+        bots = (make_bot(bot, seed * 2 + 1), make_bot(bot, seed * 2 + 2))
+    game = Game.for_teams(mode, (Team.of(team1), Team.of(team2)), ruleset=ruleset, seed=seed)
+    events: list[LogEvent] = []
+    while not game.is_over:
+        actor = game.actor
+        player = game.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
+        assert isinstance(player, PlayerId)
+        picking = game.step in ("TT-2", "TT-4")
+        acting = None if picking else game.state(player).character.id
+        # a seat controlled by card text (Mistress's Command) is played by its controller's bot
+        # each side's bot plays every seat of its side (Tag Team's bench too)
+        bot_of = bots[game.table.side_of(game.controller(player))]
+        action = bot_of.choose(game, player, game.legal_actions(player))
+        game.apply(player, action)
+        events.append(LogEvent(player, action, acting))
+    assert game.outcome is not None
+    result = ClaimedResult(game.outcome.winner, game.outcome.termination, game.turn, game.life)
+    log = MatchLog(
+        characters=(team1[0], team2[0]), events=tuple(events), seed=seed, ruleset=ruleset,
+        result=result, mode=mode, sides=(Team.of(team1).members, Team.of(team2).members),
+        version=2)
     return game, log

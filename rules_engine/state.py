@@ -38,6 +38,8 @@ class Zone(Enum):
     DISCARD = "discard"
     COMBAT = "combat"
     COMBO = "combo"
+    BANISHED = "banished"  # removed from the game (Into Oblivion): public, never comes back
+    FACE_UP = "face_up"  # cards of the seat's deck put face up on the table (Bare Your Soul)
 
 
 @dataclass(slots=True, eq=False)
@@ -121,6 +123,8 @@ class Combat:
     thrown: list[PlayerId] = field(default_factory=list)  # seats thrown this combat
     ended: bool = False  # card text ended the combat before C13 (Bubble Shield)
     no_combo: bool = False  # card text ended it after C8's damage (Relentless Strikes)
+    # card text: a seat's second face-down combat card, as committed (Patriot Mirror)
+    second_commits: dict[PlayerId, Action] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -137,6 +141,10 @@ class PlayerState:
     # them, and cards attached to the character card; face up and public (GEN-9)
     ongoing: list[Ongoing] = field(default_factory=list)
     attached: list[Card] = field(default_factory=list)
+    banished: list[Card] = field(default_factory=list)  # removed from the game, public
+    # cards of this seat's deck card text put face up on the table (Bare Your Soul): public
+    # (GEN-9); every shuffle of this deck shuffles them back into it
+    face_up: list[Card] = field(default_factory=list)
     knocked_down: bool = False  # KD-3: applies to this turn's combat
     knockdown_next: bool = False  # KD-6: inflicted this combat, applies next turn
     combo_points_spent: int = 0  # CB-3, cleared at K3

@@ -40,6 +40,32 @@ class Table:
         """One seat per side: P1 against P2."""
         return Table(((PlayerId.P1,), (PlayerId.P2,)))
 
+    @staticmethod
+    def for_sizes(a: int, b: int) -> Table:
+        """Team modes with a bench (TG-2, DB-1): side A's first seat is P1, side B's P2, and
+        the second seats follow in order (Tag Team ``((P1, P3), (P2, P4))``; a Dramatic Battle
+        with the lone side first ``((P1,), (P2, P3))``).
+
+        >>> Table.for_sizes(2, 2).sides
+        ((<PlayerId.P1: 0>, <PlayerId.P3: 2>), (<PlayerId.P2: 1>, <PlayerId.P4: 3>))
+        >>> Table.for_sizes(1, 2).sides
+        ((<PlayerId.P1: 0>,), (<PlayerId.P2: 1>, <PlayerId.P3: 2>))
+        """
+        rest = iter((PlayerId.P3, PlayerId.P4))
+        side_a = (PlayerId.P1, *(next(rest) for _ in range(a - 1)))
+        side_b = (PlayerId.P2, *(next(rest) for _ in range(b - 1)))
+        return Table((side_a, side_b))
+
+    def without(self, seat: PlayerId) -> Table:
+        """The table once ``seat``'s character has left play (TG-KO): its partner, if any, is
+        the side's active seat."""
+        a, b = self.sides
+        return Table((tuple(s for s in a if s is not seat), tuple(s for s in b if s is not seat)))
+
+    def bench(self, side: int) -> tuple[PlayerId, ...]:
+        """The seats of ``side`` in play but not in combat (TG-2)."""
+        return self.sides[side][1:]
+
     @property
     def seats(self) -> tuple[PlayerId, ...]:
         """Every seat, side A's first."""

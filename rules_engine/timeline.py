@@ -97,10 +97,12 @@ from rules_engine.cards import Card, Character, Move, MoveType, character
 from rules_engine.diagnosis import explain
 from rules_engine.errors import EngineInvariantError, IllegalActionError
 from rules_engine.game import Decision, Game, PlayerState
-from rules_engine.journal import Totals
+from rules_engine.journal import DAMAGE_KINDS, DamageDealt, Knockdown, Totals
 from rules_engine.log import LogEvent, MatchLog, parse_log
+from rules_engine.modes import mode_rules
 from rules_engine.modifiers import REWIND_IMMUNE
 from rules_engine.ruleset import OnOff
+from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 
 __all__ = [
@@ -115,6 +117,11 @@ __all__ = [
 ]
 
 P1, P2 = PlayerId.P1, PlayerId.P2
+
+
+def _seats(n: int) -> tuple[PlayerId, ...]:
+    """The first ``n`` seats (P1, P2; P3 and P4 in modes with a bench)."""
+    return tuple(PlayerId)[:n]
 _KIND_WORDS = {cb.ATTACK: "attack", cb.THROW: "throw", cb.BLOCK: "block", cb.DODGE: "dodge",
                cb.JOKER: "Gold Burst", cb.NONE: "no-card"}
 
@@ -284,6 +291,9 @@ class TurnSummary:
     combat: CombatResult | None
     combo: ComboSummary | None
     stopped: dict[str, Any] | None = None
+    # team modes: the bout this turn belongs to and its two characters (side A's first)
+    bout: int | None = None
+    characters: tuple[str, str] | None = None
 
     @property
     def damage(self) -> tuple[int, ...]:
@@ -302,7 +312,9 @@ class TurnSummary:
             move = c.move if c.name is None else f"{c.move} '{c.name}'"
             return f"{p.name} {c.card} {move}" + (" (void)" if c.played == "void" else "")
 
-        parts = [f"turn {self.turn} (initiative {self.initiative.name}): "
+        bout = "" if self.bout is None or self.characters is None else (
+            f"bout {self.bout} ({self.characters[0]} vs {self.characters[1]}), ")
+        parts = [f"{bout}turn {self.turn} (initiative {self.initiative.name}): "
                  f"{card(P1)}, {card(P2)}"]
         if self.combat is not None:
             parts.append(self.combat.explanation)
@@ -313,22 +325,27 @@ class TurnSummary:
             dealt = "?" if self.combo.damage is None else str(self.combo.damage)
             what = "hit back" if self.combo.hit_back else "combo"
             parts.append(f"{self.combo.player.name} {what} {moves} = {dealt}{ko}")
-        parts.append("damage " + ", ".join(f"{p.name} {self.damage[p]}" for p in PlayerId)
+        seats = _seats(len(self.players))
+        parts.append("damage " + ", ".join(f"{p.name} {self.damage[p]}" for p in seats)
                      + "; life " + ", ".join(f"{p.name} {self.players[p].life}"
-                                            for p in PlayerId))
+                                            for p in seats))
         if self.stopped is not None:
             parts.append(f"stopped: {self.stopped['reason']} [{self.stopped['rule_id']}]")
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
+        bout: dict[str, Any] = {} if self.bout is None or self.characters is None else {
+            "bout": self.bout, "characters": list(self.characters)}
         return {
+            **bout,
             "turn": self.turn,
             "initiative": self.initiative.name,
             "events": list(self.events),
-            "players": {p.name: self.players[p].to_dict() for p in PlayerId},
+            "players": {p.name: self.players[p].to_dict()
+                        for p in _seats(len(self.players))},
             "combat": None if self.combat is None else self.combat.to_dict(),
             "combo": None if self.combo is None else self.combo.to_dict(),
-            "damage": {p.name: self.damage[p] for p in PlayerId},
+            "damage": {p.name: self.damage[p] for p in _seats(len(self.players))},
             "stopped": None if self.stopped is None else dict(self.stopped),
         }
 
@@ -426,8 +443,18 @@ class _ObservedGame(Game):
         self.combat_began: set[int] = set()
         self.combats: dict[int, _Combat] = {}
         self.turn_ends: dict[int, _Moment] = {}
+        teams, mode = (None, None) if log.mode is Mode.VERSUS else (log.teams,
+                                                                     mode_rules(log.mode))
         super().__init__(character(log.characters[0]), character(log.characters[1]),
-                         ruleset=log.ruleset, seed=log.seed)
+                         ruleset=log.ruleset, seed=log.seed, teams=teams, mode=mode)
+
+    def end_bout(self) -> None:
+        # a knockout ended the bout, and so the turn, mid-way (team modes): this turn's
+        # combat and its end are here, not at C13 and K1
+        if self.turn in self.combat_began and self.turn not in self.combats:
+            self.combats[self.turn] = _Combat.of(self)
+        self.turn_ends[self.turn] = _Moment.of(self)
+        super().end_bout()
 
     def window(self, step: str, window: str) -> Generator[
             Decision, tuple[PlayerId, Action], None]:
@@ -472,7 +499,7 @@ def _explain(combat: _Combat) -> str:
         return ("card text cancelled the combat at the combat reveal (Acrobatics): every combat "
                 "card is discarded, nobody wins, no damage is dealt")
     parts: list[str] = []
-    for p in PlayerId:
+    for p in _seats(len(combat.fighters)):
         v = _void(combat.fighters[p])
         if v is not None:
             kind = _KIND_WORDS[combat.fighters[p].revealed_kind]
@@ -581,13 +608,21 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
         combat = _Combat.of(game)  # the game (or the log) stopped during this combat
     players: list[PlayerTurn] = []
     prevented_total = 0
-    for p in PlayerId:
+    for p in _seats(len(game.players)):
         mine = [e.action for _, e in events if e.player is p]
         # this turn's stretch of the journal, counted for the seat and its opponent
         turn_events = game.journal[start.mark:end.mark]
         by_seat = Totals.by_seat(turn_events)
-        counts, theirs = by_seat[p], by_seat[game.table.opponent(p)]
-        taken = dict(theirs.damage_dealt)
+        counts = by_seat[p]
+        # what hit this seat (with a bench, only the opposing active seat's damage that
+        # reached it: never the bench's share of another seat's)
+        taken = dict.fromkeys(DAMAGE_KINDS, 0)
+        knocked = 0
+        for ev in turn_events:
+            if type(ev) is DamageDealt and ev.target is p and ev.source is not p:
+                taken[ev.kind] += ev.amount
+            elif type(ev) is Knockdown and ev.seat is p:
+                knocked += 1
         taken["total"] = sum(taken.values())
         jokers = dict(counts.jokers)
         jokers["bluff"] = counts.bluffs
@@ -629,15 +664,17 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
             life=end.life[p],
             knocked_down=fighter.knocked_down if fighter is not None
             else game.players[p].knocked_down if turn == game.turn else False,
-            knocked_down_next=theirs.knockdowns_inflicted > 0,
+            knocked_down_next=knocked > 0,
         ))
     result = None
     if combat is not None:
-        both = combat.winner is None and all(f.hit for f in combat.fighters)
+        both = combat.winner is None and all(combat.fighters[s].hit for s in combat.actives)
         result = CombatResult(combat.winner, combat.loser, combat.cell, both, _explain(combat))
+    bout = next((b for b in reversed(game.bouts) if b.first_turn <= turn), None)
     return TurnSummary(
         turn, end.initiative, span, tuple(players), result,
-        None if combat is None else _combo(game, turn, combat, prevented_total), stopped)
+        None if combat is None else _combo(game, turn, combat, prevented_total), stopped,
+        None if bout is None else bout.number, None if bout is None else bout.characters)
 
 
 def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:

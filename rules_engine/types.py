@@ -1,9 +1,10 @@
 """Players, actors and steps: the small vocabulary every other module shares.
 
-Glossary: *player* = P1 or P2 (a log's two seats); *actor* = who must act now: one player,
-both at once (SIMULTANEOUS, the hidden C1 commit, GEN-5), or nobody (TERMINAL). Chance in a
-tabletop log (a recorded draw) is attributed to the player who draws, so it is a player's turn to
-"act" (report the card) even though nobody chooses it.
+Glossary: *player* = a seat: P1 or P2 (a side's first seat), P3 and P4 the second seats of
+Tag Team and Dramatic Battle (the bench, :class:`rules_engine.table.Table`); *actor* = who must
+act now: one player, several at once (SIMULTANEOUS, the hidden C1 commit, GEN-5), or nobody
+(TERMINAL). Chance in a tabletop log (a recorded draw) is attributed to the player who draws, so
+it is a player's turn to "act" (report the card) even though nobody chooses it.
 *step* = the RULES.md step ID the game is in ("S-5", "T2", "C1".."C13", "P2", "K2", "END").
 """
 
@@ -18,6 +19,8 @@ class PlayerId(IntEnum):
 
     P1 = 0
     P2 = 1
+    P3 = 2  # team modes with a bench: side A's second seat (TG-2)
+    P4 = 3  # side B's second seat (Tag Team; Dramatic Battle seats its pair at P2 and P3)
 
     @staticmethod
     def parse(text: str) -> PlayerId:

@@ -8,9 +8,8 @@ from typing import Any
 
 from django import forms
 
-from matches.models import Match
 from rules_engine.cards import characters
-from stats.selectors import Scope
+from stats.selectors import VERSUS_STATS_MODES, Scope
 from tournaments.models import Event
 
 MONTH = re.compile(r"^(\d{4})-(\d{2})$")
@@ -29,9 +28,9 @@ class ScopeForm(forms.Form):
     """Query parameters: ``mode``, ``event`` (slug), ``since`` and ``until`` (YYYY-MM)."""
 
     mode = forms.ChoiceField(
-        required=False, choices=[("", "All modes"), *Match.Mode.choices],
+        required=False, choices=[("", "All modes"), *VERSUS_STATS_MODES],
         error_messages={"invalid_choice": "mode must be one of "
-                        + ", ".join(m.value for m in Match.Mode) + " (or empty for all)"},
+                        + ", ".join(m for m, _ in VERSUS_STATS_MODES) + " (or empty for all)"},
     )
     event = forms.SlugField(required=False, max_length=140)
     since = forms.CharField(required=False, max_length=7, help_text="YYYY-MM")

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from matches.models import Player
+from matches.models import SOLO_MODES, Match, Player
 from rules_engine.cards import characters
 from stats.models import (
     ALL_CHARACTERS,
@@ -299,6 +299,11 @@ def matchup_chart(*, scope: Scope) -> MatchupChart:
         .annotate(games=Sum("games"), wins=Sum("wins"), draws=Sum("draws"))
     }
     return MatchupChart(scope=scope, characters=roster(), cells=cells)
+
+
+#: The modes player-vs-player stats cover (Training and Survival have their own tables:
+#: :mod:`stats.training`).
+VERSUS_STATS_MODES = [(v, label) for v, label in Match.Mode.choices if v not in SOLO_MODES]
 
 
 # ------------------------------------------------------------------------- player page

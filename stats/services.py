@@ -23,7 +23,7 @@ from typing import Any
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from matches.models import Match, VerificationRun
+from matches.models import SOLO_MODES, Match, VerificationRun
 from stats.facts import GameFacts, game_facts_extract
 from stats.models import (
     ALL_CHARACTERS,
@@ -63,6 +63,8 @@ def _lock() -> StatsLock:
 def _source(match: Match) -> tuple[VerificationRun, int | None] | None:
     """The legal run behind the match's final result, or None when the match does not count."""
     if match.status != Match.Status.CONFIRMED or match.result_log_id is None:
+        return None
+    if match.mode in SOLO_MODES:  # against the bot: Training pages, not player-vs-player stats
         return None
     # The newest finished run: a re-verification still pending leaves the last verdict standing.
     run = (

@@ -11,9 +11,9 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from matches.models import Match, Player
+from matches.models import Player
 from rules_engine.cards import characters
-from stats import plots, selectors
+from stats import plots, selectors, training
 from stats.forms import LeaderboardForm, ScopeForm
 from tournaments.models import Event
 
@@ -21,7 +21,7 @@ from tournaments.models import Event
 def _filter_context(form: ScopeForm) -> dict[str, Any]:
     return {
         "form": form,
-        "modes": Match.Mode.choices,
+        "modes": selectors.VERSUS_STATS_MODES,
         "events": Event.objects.order_by("-created_at").values("slug", "name")[:100],
     }
 
@@ -98,12 +98,27 @@ def player_stats_page(request: HttpRequest, pk: int) -> HttpResponse:
     stats = selectors.player_stats(player=player, scope=form.scope(), opponent=opponent)
     return render(request, "stats/player.html", {
         "stats": stats,
+        "best_survival": training.player_best_survival(player),
+        "solo_results": [r.to_dict() for r in training.player_solo_results(player)],
         "plots": {
             "rating": plots.rating_figure(stats),
             "characters": plots.player_characters_figure(stats),
         },
         **_filter_context(form),
     })
+
+
+def survival_leaderboard_page(request: HttpRequest) -> HttpResponse:
+    """TR-14: players by their best Survival score (bots beaten), overall or per character."""
+    character = request.GET.get("character", "")
+    roster = selectors.roster()
+    if character and character not in dict(roster):
+        return render(request, "stats/survival.html", {
+            "rows": [], "roster": roster, "character": "",
+            "error": f"unknown character {character!r}"}, status=400)
+    return render(request, "stats/survival.html", {
+        "rows": training.survival_leaderboard(character=character), "roster": roster,
+        "character": character, "names": dict(roster)})
 
 
 def leaderboard_page(request: HttpRequest) -> HttpResponse:

@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,3 +149,11 @@ def celery_worker(celery_worker_process: str) -> Iterator[str]:
         yield celery_worker_process
     finally:
         app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Debian's Chromium through Playwright (tests/support/browser.py)."""
+    from tests.support.browser import chromium
+
+    yield from chromium(monkeypatch)

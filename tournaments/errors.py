@@ -27,6 +27,7 @@ class TournamentErrorCode(StrEnum):
     CONFIRMATION_REQUIRED = "confirmation_required"
     SWISS_COMPLETE = "swiss_complete"
     ROUND_NOT_FINISHED = "round_not_finished"
+    OUTSIDE_WINDOW = "outside_window"
     INVALID = "invalid"
 
 

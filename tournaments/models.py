@@ -18,12 +18,17 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from matches.models import Match, Player, VerificationBatch
+from matches.models import SOLO_MODES, Match, Player, VerificationBatch
 
 
 def _validate_best_of(value: int) -> None:
     if value < 1 or value > 15 or value % 2 == 0:
         raise ValidationError(f"best of {value}: use an odd number from 1 to 15", code="best_of")
+
+
+# events are played between players: every mode but the solo ones (Training, Survival)
+EVENT_MODE_CHOICES = [(value, label) for value, label in Match.Mode.choices
+                      if value not in SOLO_MODES]
 
 
 class Event(models.Model):
@@ -44,6 +49,10 @@ class Event(models.Model):
         WINNER_LOCKED = "winner_locked", "Double-blind first game; winner locked, loser may switch"
         LOCKED = "locked", "Locked for the set"
 
+    class ResultPolicy(models.TextChoices):
+        LOG = "log", "Verified match logs"
+        SELF_REPORT = "self_report", "Self-reported scores, confirmed by the opponent"
+
     # Roster sizes each mode accepts (an entrant's number of players).
     ROSTER_SIZES: dict[str, tuple[int, ...]] = {
         Mode.VERSUS: (1,),
@@ -55,7 +64,7 @@ class Event(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
     description = models.TextField(blank=True)
-    mode = models.CharField(max_length=20, choices=Mode.choices, default=Mode.VERSUS)
+    mode = models.CharField(max_length=20, default=Mode.VERSUS, choices=EVENT_MODE_CHOICES)
     ruleset = models.CharField(max_length=64, default="standard")
     best_of = models.PositiveSmallIntegerField(default=3, validators=[_validate_best_of])
     top_best_of = models.PositiveSmallIntegerField(default=5, validators=[_validate_best_of])
@@ -67,6 +76,10 @@ class Event(models.Model):
     )
     character_rule = models.CharField(
         max_length=20, choices=CharacterRule.choices, default=CharacterRule.WINNER_LOCKED
+    )
+    # Self-reported results count once the opponent confirms them, marked unverified (no log).
+    result_policy = models.CharField(
+        max_length=12, choices=ResultPolicy.choices, default=ResultPolicy.LOG
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     max_entrants = models.PositiveIntegerField(null=True, blank=True)
@@ -463,3 +476,83 @@ class RatingHistory(models.Model):
 
     def __str__(self) -> str:
         return f"player {self.player_id} after game {self.game_id}: {self.ordinal:.2f}"
+
+
+class CharacterPick(models.Model):
+    """A side's character for one game of a set, committed before the game is played.
+
+    Blind picks (game 1, and every game under the free rule) stay hidden until both sides have
+    locked: until then no page or API shows ``character``, and ``digest`` (SHA-256 of the set,
+    game, side, character and a server-side nonce) lets anyone holding the reveal check that the
+    pick was not changed after the other side's. Open picks (the loser's, after a game) are
+    revealed when locked.
+    """
+
+    set = models.ForeignKey(Set, on_delete=models.CASCADE, related_name="picks")
+    game_number = models.PositiveSmallIntegerField()
+    side = models.CharField(max_length=1, choices=[("a", "Side A"), ("b", "Side B")])
+    character = models.CharField(max_length=32)
+    nonce = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64)
+    is_blind = models.BooleanField(default=True)
+    picked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    locked_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["set", "game_number", "side"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["set", "game_number", "side"], name="pick_once_per_game_and_side"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"set {self.set_id} game {self.game_number} side {self.side}"
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.revealed_at is not None
+
+
+class SetReport(models.Model):
+    """A player's report of a set's score, waiting for the opponent (self-reporting events).
+
+    Confirmed, it becomes the set's result (marked self-reported: no verified log); disputed,
+    an organizer decides the set.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the opponent"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed"
+        SUPERSEDED = "superseded", "Superseded"
+
+    set = models.ForeignKey(Set, on_delete=models.CASCADE, related_name="reports")
+    side = models.CharField(max_length=1, choices=[("a", "Side A"), ("b", "Side B")])
+    games = models.JSONField(default=list)
+    forfeit = models.CharField(max_length=4, blank=True)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"report by side {self.side} on set {self.set_id}"
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return (sum(1 for g in self.games if g.get("winner_side") == "a"),
+                sum(1 for g in self.games if g.get("winner_side") == "b"))

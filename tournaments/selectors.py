@@ -7,9 +7,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
-from matches.models import Player
+from matches.models import Dispute, LogEndorsement, Match, Player
 from tournaments.formats import round_robin, swiss
 from tournaments.formats.types import GameResultRecord, StandingRow
 from tournaments.models import (
@@ -20,6 +21,8 @@ from tournaments.models import (
     PlayerRating,
     RatingHistory,
     Set,
+    SetMatch,
+    SetReport,
     Stage,
 )
 
@@ -289,6 +292,66 @@ SECTION_TITLES = {
 SECTION_ORDER = list(SECTION_TITLES)
 
 
+# A stage with more sets than this is shown one round at a time, a page of sets at a time: a
+# 4,096-entrant double elimination (8,191 sets) on one page is 3.6 MiB of HTML and a second of
+# rendering. 256 entrants (about 511 sets) still show whole.
+BRACKET_WHOLE_MAX_SETS = 520
+BRACKET_PAGE_SETS = 128
+
+
+@dataclass(frozen=True)
+class RoundLink:
+    """A round of a stage shown a round at a time: the round navigation's entries."""
+
+    bracket: str
+    number: int
+    name: str
+    sets: int
+    unfinished: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.bracket}-{self.number}"
+
+    @property
+    def section(self) -> str:
+        return SECTION_TITLES.get(self.bracket, self.bracket)
+
+
+def _shown_sets(stage: Stage) -> QuerySet[Set]:
+    # the grand-final reset appears only once it is needed
+    return stage.sets.exclude(
+        is_conditional=True, status__in=(Set.Status.WAITING, Set.Status.SKIPPED)
+    )
+
+
+def stage_bracket_rounds(stage: Stage) -> list[RoundLink]:
+    """Every round of the stage with its number of sets and of unfinished ones (one query)."""
+    rows = (
+        _shown_sets(stage).values("bracket", "round")
+        .annotate(name=Max("round_name"), sets=Count("id"),
+                  unfinished=Count("id", filter=Q(status__in=(Set.Status.WAITING,
+                                                              Set.Status.READY))))
+        .order_by()
+    )
+    order = {b: i for i, b in enumerate(SECTION_ORDER)}
+    links = [RoundLink(r["bracket"], r["round"], r["name"] or f"Round {r['round']}", r["sets"],
+                       r["unfinished"]) for r in rows]
+    return sorted(links, key=lambda link: (order.get(link.bracket, 99), link.number))
+
+
+def stage_bracket_round_page(stage: Stage, link: RoundLink, page: object) -> tuple[
+    BracketSection, Page[Set]
+]:
+    """One page of one round's sets, as a one-round section (a LIMIT query)."""
+    sets = (_shown_sets(stage).filter(bracket=link.bracket, round=link.number)
+            .select_related("entrant_a", "entrant_b", "winner").order_by("group", "position"))
+    page_ = Paginator(sets, BRACKET_PAGE_SETS).get_page(page)
+    section = BracketSection(link.bracket, link.section,
+                             [BracketRound(link.number, link.name, list(page_.object_list))])
+    return section, page_
+
+
 def stage_bracket(stage: Stage) -> list[BracketSection]:
     """Sets grouped into sections (winners, losers, grand final, ...) and rounds (columns).
 
@@ -348,3 +411,174 @@ def player_events(player: Player) -> QuerySet[Entrant]:
 
 def set_games(s: Set) -> QuerySet[Game]:
     return s.games.order_by("number")
+
+
+# --- a player's next steps ---------------------------------------------------------------------
+
+
+def _user_entrant_ids(user: Any) -> QuerySet[EntrantMember]:
+    return EntrantMember.objects.filter(player__user=user, is_accepted=True).values("entrant_id")
+
+
+def user_open_set_count(user: Any) -> int:
+    """How many ready sets the user plays in (the header's badge): one COUNT query."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    mine = _user_entrant_ids(user)
+    return Set.objects.filter(status=Set.Status.READY).filter(
+        Q(entrant_a__in=mine) | Q(entrant_b__in=mine)
+    ).count()
+
+
+@dataclass
+class NextStep:
+    """One thing the player should do (or wait for), with where to do it.
+
+    ``kind`` names the step for the template: "invitation", "check_in", "start_game" (a POST
+    that opens the match), "submit_log", "confirm", "wait" (nothing to do until someone else
+    acts).
+    """
+
+    kind: str
+    event: Event
+    text: str
+    set: Set | None = None
+    entrant: Entrant | None = None
+    url: str = ""
+    opponent: str = ""
+
+
+def _match_step(s: Set, link: Any, user: Any, game_number: int) -> tuple[str, str]:
+    """The step for the set's open match: its status and, awaiting confirmation, who is next."""
+    match = link.match
+    status = match.status
+    if status == Match.Status.AWAITING_LOG:
+        return "submit_log", f"Play game {game_number} and submit its log"
+    if status == Match.Status.VERIFYING:
+        return "wait", f"The log of game {game_number} is being verified"
+    if status == Match.Status.DISPUTED:
+        return "wait", f"Game {game_number} is disputed: an organizer decides"
+    if status == Match.Status.AWAITING_CONFIRMATION:
+        side = match.sides.filter(player__user=user).values_list("side", flat=True).first()
+        vouched = LogEndorsement.objects.filter(log__match=match, side=side).exists()
+        if side is not None and not vouched:
+            return "confirm", f"Your opponent submitted the log of game {game_number}: " \
+                "confirm or dispute it"
+        return "wait", f"Waiting for your opponent to confirm game {game_number}"
+    return "wait", f"Game {game_number}: {match.get_status_display().lower()}"
+
+
+def _report_step(s: Set, user: Any) -> tuple[str, str]:
+    from tournaments.services.picks import member_side
+
+    pending = s.reports.filter(status=SetReport.Status.PENDING).first()
+    if pending is None:
+        return "report", "Play the set and report its score"
+    if pending.side == member_side(s, user):
+        return "wait", "Waiting for your opponent to confirm your reported score"
+    a, b = pending.score
+    return "confirm", f"Your opponent reported {a}-{b}: confirm or dispute it"
+
+
+def player_next_steps(user: Any, *, now: Any = None) -> list[NextStep]:
+    """What the user should do next in every event they take part in, most urgent first.
+
+    Answers team invitations, check-in while it is open, and for each ready set the step its
+    open match is at (or starting the next game). Sets of a league round whose match window is
+    not open yet are listed as waiting.
+    """
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from tournaments.services.picks import pick_needed_by
+    from tournaments.services.registration import check_in_is_open
+
+    if not getattr(user, "is_authenticated", False):
+        return []
+    now = now or timezone.now()
+    steps: list[NextStep] = []
+    invitations = Entrant.objects.filter(
+        status=Entrant.Status.INVITED, members__player__user=user, members__is_accepted=False,
+    ).select_related("event").order_by("registered_at", "id")
+    for entrant in invitations:
+        steps.append(NextStep(
+            "invitation", entrant.event, f"{entrant.name} invites you to its roster",
+            entrant=entrant, url=reverse("tournaments:event-detail", args=[entrant.event.slug]),
+        ))
+    to_check_in = Entrant.objects.filter(
+        pk__in=_user_entrant_ids(user), status=Entrant.Status.REGISTERED,
+        checked_in_at__isnull=True, event__status=Event.Status.CHECK_IN,
+    ).select_related("event")
+    for entrant in to_check_in:
+        if check_in_is_open(entrant.event, now):
+            steps.append(NextStep(
+                "check_in", entrant.event, f"Check {entrant.name} in",
+                entrant=entrant,
+                url=reverse("tournaments:entrant-check-in", args=[entrant.event.slug, entrant.pk]),
+            ))
+    mine = set(_user_entrant_ids(user).values_list("entrant_id", flat=True))
+    sets = (
+        Set.objects.filter(status=Set.Status.READY)
+        .filter(Q(entrant_a__in=mine) | Q(entrant_b__in=mine))
+        .select_related("stage__event", "entrant_a", "entrant_b")
+        .prefetch_related(Prefetch(
+            "set_matches", queryset=SetMatch.objects.filter(is_recorded=False)
+            .select_related("match"), to_attr="open_links",
+        ))
+        .annotate(games_played=Count("games"))
+        .order_by("window_opens_at", "stage__event__created_at", "round", "position")
+    )
+    for s in sets:
+        event = s.stage.event
+        opponent = (s.entrant_b if s.entrant_a_id in mine else s.entrant_a)
+        game = s.games_played + 1
+        url = reverse("tournaments:set-detail", args=[event.slug, s.pk])
+        step = NextStep("wait", event, "", set=s, url=url,
+                        opponent=opponent.name if opponent else "")
+        if s.window_opens_at and now < s.window_opens_at:
+            step.text = f"Match window opens {s.window_opens_at:%d %b %H:%M}"
+        elif not s.open_links and pick_needed_by(s, user):  # type: ignore[attr-defined]
+            step.kind, step.text = "pick", f"Pick your character for game {game}"
+        elif event.result_policy == Event.ResultPolicy.SELF_REPORT:
+            step.kind, step.text = _report_step(s, user)
+        elif s.open_links:  # type: ignore[attr-defined]
+            link = s.open_links[0]  # type: ignore[attr-defined]
+            step.kind, step.text = _match_step(s, link, user, game)
+            step.url = reverse("matches:match-detail", args=[link.match_id])
+        else:
+            step.kind, step.text = "start_game", f"Start game {game}: play it and submit its log"
+            step.url = reverse("tournaments:set-match-open", args=[event.slug, s.pk])
+        steps.append(step)
+    urgency = {"invitation": 0, "check_in": 0, "confirm": 1, "pick": 2, "submit_log": 2,
+               "report": 2,
+               "start_game": 2,
+               "wait": 3}
+    return sorted(steps, key=lambda st: urgency[st.kind])
+
+
+def disqualification_preview(entrant: Entrant) -> list[Set]:
+    """The sets a disqualification decides now: the entrant's ready sets, lost by DQ."""
+    return list(
+        Set.objects.filter(stage__event_id=entrant.event_id, status=Set.Status.READY)
+        .filter(Q(entrant_a=entrant) | Q(entrant_b=entrant))
+        .select_related("stage", "entrant_a", "entrant_b")
+        .order_by("stage__order", "round", "position")
+    )
+
+
+def event_open_disputes(event: Event) -> list[Dispute]:
+    """Open disputes on the matches of the event's sets, oldest first (organizers settle them)."""
+    return list(
+        Dispute.objects.filter(
+            status=Dispute.Status.OPEN, match__set_link__set__stage__event=event
+        ).select_related("match__set_link__set", "opened_by").order_by("opened_at", "id")
+    )
+
+
+def event_disputed_reports(event: Event) -> list[SetReport]:
+    """Reported scores the opponent disputed on sets still open: an organizer decides them."""
+    return list(
+        SetReport.objects.filter(
+            status=SetReport.Status.DISPUTED, set__stage__event=event, set__status=Set.Status.READY
+        ).select_related("set").order_by("answered_at", "id")
+    )

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,18 +21,33 @@ from django.views.decorators.http import require_POST
 from matches.models import Player
 from tournaments import selectors
 from tournaments.errors import TournamentError
-from tournaments.forms import CorrectionForm, RegisterForm, SeedingForm, SetResultForm
-from tournaments.models import Entrant, Event, Set, Stage
+from tournaments.forms import (
+    CorrectionForm,
+    EntrantAddForm,
+    EventForm,
+    OrganizerAddForm,
+    ReasonForm,
+    RegisterForm,
+    SeedingForm,
+    SetResultForm,
+    StageForm,
+)
+from tournaments.models import Entrant, Event, Set, SetReport, Stage
 from tournaments.services import (
     advancement,
     events,
     generation,
+    picks,
     registration,
     seeding,
+    self_reports,
     set_matches,
     verification,
 )
 from tournaments.services.events import TRANSITIONS
+
+# Lists are paged (Django's Paginator): a page of rows, never the whole table.
+PAGE_SIZE = 50
 
 
 def _event(slug: str, user: Any) -> Event:
@@ -45,8 +61,19 @@ def _back(event: Event) -> HttpResponse:
     return redirect("tournaments:event-detail", slug=event.slug)
 
 
+@login_required
+def my_matches_page(request: HttpRequest) -> HttpResponse:
+    """The user's next step in each event: answer, check in, play, submit, confirm or wait."""
+    steps = selectors.player_next_steps(request.user)
+    return render(request, "tournaments/my_matches.html", {
+        "todo": [s for s in steps if s.kind != "wait"],
+        "waiting": [s for s in steps if s.kind == "wait"],
+    })
+
+
 def event_list_page(request: HttpRequest) -> HttpResponse:
-    events = selectors.event_list(user=request.user)
+    events = Paginator(selectors.event_list(user=request.user), PAGE_SIZE).get_page(
+        request.GET.get("page"))
     return render(request, "tournaments/event_list.html", {"events": events})
 
 
@@ -66,6 +93,8 @@ def event_detail_page(request: HttpRequest, slug: str) -> HttpResponse:
         "others": [e for e in entrants if e.status not in (
             Entrant.Status.REGISTERED, Entrant.Status.WAITLISTED)],
         "is_organizer": is_organizer,
+        "disputes": selectors.event_open_disputes(event) if is_organizer else [],
+        "disputed_reports": selectors.event_disputed_reports(event) if is_organizer else [],
         "mine": mine,
         "invitations": selectors.entrant_invitations_for_user(event, request.user),
         "has_player": hasattr(request.user, "player") if request.user.is_authenticated else False,
@@ -97,6 +126,7 @@ def event_register(request: HttpRequest, slug: str) -> HttpResponse:
             players=[player, *form.cleaned_data.get("teammates", [])],
             name=form.cleaned_data.get("name", ""),
             lineup=form.cleaned_data.get("lineup", []),
+            characters=form.cleaned_data.get("characters", []),
         )
     except TournamentError as exc:
         messages.error(request, exc.message)
@@ -237,19 +267,35 @@ def stage_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     context: dict[str, Any] = {"event": stage.event, "stage": stage,
                                "is_organizer": stage.event.is_organizer(request.user)}
     if stage.status != Stage.Status.PENDING:
-        seeds = dict(stage.entries.values_list("entrant_id", "seed"))
         set_url = reverse("tournaments:set-detail", args=[slug, 0])[: -len("0/")]
+        rounds = selectors.stage_bracket_rounds(stage)
+        if sum(link.sets for link in rounds) > selectors.BRACKET_WHOLE_MAX_SETS:
+            # Large stages: one round at a time (the first unfinished one unless chosen), a page
+            # of sets at a time, with links to every round.
+            chosen = next((link for link in rounds if link.key == request.GET.get("round")),
+                          next((link for link in rounds if link.unfinished), rounds[-1]))
+            section, page = selectors.stage_bracket_round_page(stage, chosen,
+                                                               request.GET.get("page"))
+            sections = [section]
+            context.update(round_links=rounds, round_chosen=chosen, round_page=page)
+        else:
+            sections = selectors.stage_bracket(stage)
+        shown = [s for section in sections for r in section.rounds for s in r.sets]
+        entrant_ids = {e for s in shown for e in (s.entrant_a_id, s.entrant_b_id) if e}
+        seeds = dict(stage.entries.filter(entrant_id__in=entrant_ids)
+                     .values_list("entrant_id", "seed"))
         context["sections"] = [
             {
                 "title": section.title,
                 "bracket": section.bracket,
-                "rounds": [
-                    {"name": r.name, "sets": [_set_box(s, seeds, set_url) for s in r.sets]}
-                    for r in section.rounds
-                ],
+                "rounds": _rounds(section, seeds, set_url),
             }
-            for section in selectors.stage_bracket(stage)
+            for section in sections
         ]
+    # Standings are shown for table formats, and for a bracket once it is finished.
+    if stage.status != Stage.Status.PENDING and (
+        stage.kind not in Stage.ELIMINATION_KINDS or stage.status == Stage.Status.FINISHED
+    ):
         standings = selectors.stage_standings(stage)
         context["tiebreak_names"] = [n.replace("_", " ") for n in standings.tiebreak_names]
         context["standing_groups"] = [
@@ -262,6 +308,29 @@ def stage_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(request, "tournaments/stage_detail.html", context)
 
 
+def _rounds(section: Any, seeds: dict[int, int], set_url: str) -> list[dict[str, Any]]:
+    rounds = section.rounds
+    drawn = section.bracket not in (Set.Bracket.ROUND_ROBIN, Set.Bracket.SWISS)
+    joins = [_joins(r, nxt) if drawn else ""
+             for r, nxt in zip(rounds, [*rounds[1:], None], strict=True)]
+    return [
+        {"name": r.name, "sets": [_set_box(s, seeds, set_url) for s in r.sets],
+         "joins": joins[i], "has_in": i > 0 and bool(joins[i - 1])}
+        for i, r in enumerate(rounds)
+    ]
+
+
+def _joins(this: Any, following: Any) -> str:
+    """How a round's sets connect to the next round's: in pairs, one to one, or not drawn."""
+    if following is None:
+        return ""
+    if len(following.sets) * 2 == len(this.sets):
+        return "pairs"
+    if len(following.sets) == len(this.sets):
+        return "straight"
+    return ""
+
+
 def _side_box(s: Set, side: str, seeds: dict[int, int]) -> dict[str, Any]:
     entrant = s.entrant_a if side == "a" else s.entrant_b
     return {
@@ -270,6 +339,7 @@ def _side_box(s: Set, side: str, seeds: dict[int, int]) -> dict[str, Any]:
         "score": (s.score_a if side == "a" else s.score_b) if s.outcome == "played" else "",
         "won": bool(s.winner_id) and entrant is not None and s.winner_id == entrant.pk,
         "empty": entrant is None,
+        "dq": entrant is not None and entrant.status == Entrant.Status.DISQUALIFIED,
     }
 
 
@@ -283,7 +353,7 @@ def _set_box(s: Set, seeds: dict[int, int], set_url: str) -> dict[str, Any]:
     return {
         "key": s.key, "url": f"{set_url}{s.pk}/", "status": s.status, "group": s.group,
         "outcome": s.get_outcome_display() if s.outcome not in ("", "played") else "",
-        "best_of": s.best_of, "a": _side_box(s, "a", seeds), "b": _side_box(s, "b", seeds),
+        "best_of": s.best_of, "sides": [_side_box(s, "a", seeds), _side_box(s, "b", seeds)],
         "to": " · ".join(to),
         "window": (
             f"{s.window_opens_at:%d %b} to {s.window_closes_at:%d %b}"
@@ -317,7 +387,32 @@ def set_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     is_player = request.user.is_authenticated and event.entrants.filter(
         pk__in=[s.entrant_a_id, s.entrant_b_id], members__player__user=request.user
     ).exists()
+    pick_context: dict[str, Any] = {}
+    if s.status == Set.Status.READY and picks.picks_apply(event):
+        number, sides = picks.picks_for_viewer(s, request.user)
+        pick_context = {
+            "pick_game": number, "pick_sides": sides,
+            "can_pick": picks.pick_needed_by(s, request.user),
+            "character_choices": sorted(set(advancement.character_names().values())),
+        }
+    report_context: dict[str, Any] = {}
+    if event.result_policy == Event.ResultPolicy.SELF_REPORT:
+        side = picks.member_side(s, request.user)
+        pending = s.reports.filter(status=SetReport.Status.PENDING).first()
+        report_context = {
+            "self_report": True,
+            "pending_report": pending,
+            "can_answer": pending is not None and side is not None and side != pending.side,
+            "can_report": s.status == Set.Status.READY and side is not None
+            and (pending is None or pending.side == side),
+            "report_form": SetResultForm(set=s),
+            "disputed_reports": s.reports.filter(status=SetReport.Status.DISPUTED)
+            if is_organizer else [],
+        }
     return render(request, "tournaments/set_detail.html", {
+        **pick_context,
+        **report_context,
+        "self_reported": s.changes.filter(action="self_report").exists(),
         "event": event, "set": s, "games": selectors.set_games(s), "form": form,
         "is_organizer": is_organizer, "changes": s.changes.select_related("changed_by")[:20],
         "set_matches": s.set_matches.select_related("match").order_by("created_at", "id"),
@@ -390,8 +485,10 @@ def set_correct_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 def player_ratings_page(request: HttpRequest) -> HttpResponse:
-    players = selectors.player_list().filter(rating__isnull=False).order_by("-rating__ordinal")
-    return render(request, "players/ratings.html", {"players": players})
+    players = selectors.player_list().filter(rating__isnull=False).order_by(
+        "-rating__ordinal", "display_name")
+    page = Paginator(players, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "players/ratings.html", {"players": page})
 
 
 def player_detail_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -417,3 +514,257 @@ def _sparkline(values: list[float], width: int = 300, height: int = 60) -> str:
     return " ".join(
         f"{i * step:.1f},{height - (v - low) / span * height:.1f}" for i, v in enumerate(values)
     )
+
+
+# --- organizer pages: create and edit an event, its stages, co-organizers, entrants -----------
+
+
+def _organizer_event(slug: str, user: Any) -> Event:
+    event = _event(slug, user)
+    if not event.is_organizer(user):
+        raise PermissionDenied("organizers only")
+    return event
+
+
+def _form_errors(form: Any, exc: TournamentError) -> None:
+    """A service's field errors land on the form's fields; the rest above the form."""
+    fields = exc.extra.get("fields") or {}
+    placed = False
+    for name, errors in fields.items():
+        if name in form.fields:
+            form.add_error(name, " ".join(errors))
+            placed = True
+    if not placed:
+        form.add_error(None, exc.message)
+
+
+@login_required
+def event_create_page(request: HttpRequest) -> HttpResponse:
+    """A new draft event; its stages are added on the next page."""
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        fields = form.changes()
+        try:
+            event = events.event_create(actor=request.user, **fields)
+        except TournamentError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, f"{event.name} is created as a draft: add its stages.")
+            return redirect("tournaments:event-edit", slug=event.slug)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/event_form.html",
+                  {"form": form, "creating": True}, status=status)
+
+
+@login_required
+def event_edit_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Change the settings until a stage starts; add stages and co-organizers."""
+    event = _organizer_event(slug, request.user)
+    form = EventForm(request.POST or None, instance=event)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            fields = form.changes()
+            try:
+                events.event_update(event=event, actor=request.user, **fields)
+            except TournamentError as exc:
+                _form_errors(form, exc)
+            else:
+                messages.success(request, "Event settings saved.")
+                return redirect("tournaments:event-edit", slug=event.slug)
+        status = 400
+    return render(request, "tournaments/event_form.html", {
+        "form": form, "event": event, "stages": list(event.stages.all()),
+        "stage_form": StageForm(), "organizer_form": OrganizerAddForm(),
+        "organizers": list(event.organizers.order_by("username")),
+        "started": events.stage_has_started(event),
+    }, status=status)
+
+
+@login_required
+def stage_add_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _organizer_event(slug, request.user)
+    form = StageForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        fields = form.changes()
+        name, kind = fields.pop("name"), fields.pop("kind")
+        try:
+            stage = events.stage_create(event=event, actor=request.user, name=name, kind=kind,
+                                        **fields)
+        except TournamentError as exc:
+            _form_errors(form, exc)
+        else:
+            messages.success(request, f"{stage.name} added.")
+            return redirect("tournaments:event-edit", slug=event.slug)
+    return render(request, "tournaments/stage_form.html", {"form": form, "event": event},
+                  status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_POST
+def event_organizer_add(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _organizer_event(slug, request.user)
+    form = OrganizerAddForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+    else:
+        user = form.cleaned_data["username"]
+        try:
+            events.event_organizer_add(event=event, actor=request.user, user=user)
+        except TournamentError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{user.get_username()} now co-organizes {event.name}.")
+    return redirect("tournaments:event-edit", slug=event.slug)
+
+
+@login_required
+def event_entrants_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Organizers: add an entrant, check anyone in, withdraw, change the cap, disqualify."""
+    event = _organizer_event(slug, request.user)
+    form = EntrantAddForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entrant = registration.entrant_register(
+                event=event, actor=request.user, players=form.cleaned_data["players"],
+                name=form.cleaned_data.get("name", ""),
+                lineup=form.cleaned_data.get("lineup", []),
+            )
+        except TournamentError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(
+                request, f"{entrant.name}: {entrant.get_status_display().lower()}."
+            )
+            return redirect("tournaments:event-entrants", slug=slug)
+    entrants = list(selectors.event_entrants(event))
+    return render(request, "tournaments/event_entrants.html", {
+        "event": event, "form": form, "entrants": entrants,
+        "check_in_open": registration.check_in_is_open(event),
+        "started": events.stage_has_started(event),
+    }, status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_POST
+def event_capacity_change(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _organizer_event(slug, request.user)
+    raw = request.POST.get("max_entrants", "").strip()
+    try:
+        cap = int(raw) if raw else None
+        promoted = registration.event_capacity_change(
+            event=event, actor=request.user, max_entrants=cap
+        )
+    except ValueError:
+        messages.error(request, f"the cap is a whole number, not {raw!r}")
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Cap changed." + (
+            f" Moved off the waitlist: {', '.join(e.name for e in promoted)}." if promoted else ""
+        ))
+    return redirect("tournaments:event-entrants", slug=slug)
+
+
+@login_required
+def entrant_disqualify_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Disqualify: the page shows which sets the entrant loses, a second POST confirms."""
+    event = _organizer_event(slug, request.user)
+    entrant = get_object_or_404(Entrant, pk=pk, event=event)
+    form = ReasonForm(request.POST or None)
+    preview = selectors.disqualification_preview(entrant)
+    if request.method == "POST" and form.is_valid() and request.POST.get("confirm"):
+        try:
+            advancement.entrant_disqualify(
+                entrant=entrant, actor=request.user, reason=form.cleaned_data["reason"]
+            )
+        except TournamentError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, f"{entrant.name} is disqualified.")
+            return redirect("tournaments:event-entrants", slug=slug)
+    return render(request, "tournaments/entrant_disqualify.html", {
+        "event": event, "entrant": entrant, "form": form, "preview": preview,
+        "confirming": request.method == "POST" and form.is_valid(),
+    })
+
+
+@login_required
+def set_reopen_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Reopen a finished set: the first POST shows what is cleared, the second confirms."""
+    s = _set(slug, pk, request.user)
+    event = s.stage.event
+    if not event.is_organizer(request.user):
+        raise PermissionDenied("organizers only")
+    form = ReasonForm(request.POST or None)
+    plan = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            if request.POST.get("confirm"):
+                advancement.set_reopen(set=s, actor=request.user,
+                                       reason=form.cleaned_data["reason"], confirm=True)
+                messages.success(request, f"{s.round_name or s.key} is open again.")
+                return redirect("tournaments:set-detail", slug=slug, pk=s.pk)
+            plan = advancement.set_reopen_preview(set=s, actor=request.user)
+        except TournamentError as exc:
+            messages.error(request, exc.message)
+    return render(request, "tournaments/set_reopen.html",
+                  {"event": event, "set": s, "form": form, "plan": plan})
+
+
+@login_required
+@require_POST
+def character_pick_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    s = _set(slug, pk, request.user)
+    try:
+        pick = picks.character_pick_lock(
+            set=s, actor=request.user, character=request.POST.get("character", "")
+        )
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, (
+            f"{pick.character} locked for game {pick.game_number}"
+            + ("." if pick.is_revealed else ": hidden until your opponent locks theirs.")
+        ))
+    return redirect("tournaments:set-detail", slug=slug, pk=pk)
+
+
+@login_required
+@require_POST
+def set_report_submit_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A player reports the set's score (self-reporting events); the opponent confirms it."""
+    s = _set(slug, pk, request.user)
+    form = SetResultForm(request.POST, set=s)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+    else:
+        try:
+            self_reports.set_report_submit(set=s, actor=request.user, result=form.to_result())
+        except TournamentError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Score reported: it counts once your opponent confirms.")
+    return redirect("tournaments:set-detail", slug=slug, pk=pk)
+
+
+@login_required
+@require_POST
+def set_report_answer_view(
+    request: HttpRequest, slug: str, pk: int, report_pk: int, answer: str
+) -> HttpResponse:
+    s = _set(slug, pk, request.user)
+    report = get_object_or_404(SetReport, pk=report_pk, set=s)
+    try:
+        if answer == "confirm":
+            self_reports.set_report_confirm(report=report, actor=request.user)
+            messages.success(request, "Score confirmed.")
+        else:
+            self_reports.set_report_dispute(report=report, actor=request.user,
+                                            reason=request.POST.get("reason", ""))
+            messages.success(request, "Report disputed: an organizer decides the set.")
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    return redirect("tournaments:set-detail", slug=slug, pk=pk)

@@ -83,6 +83,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG el
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # first: its runserver serves websockets too (ASGI), so `make run` has live match rooms
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -100,6 +102,11 @@ INSTALLED_APPS = [
     "matches",
     "tournaments",
     "stats",
+    "accounts",
+    "notifications",
+    "simulations",
+    "channels",
+    "rooms",
 ]
 
 MIDDLEWARE = [
@@ -127,6 +134,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.context_processors.open_sets",
+                "notifications.context_processors.unread_notifications",
             ],
         },
     },
@@ -179,6 +188,8 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
+        # personal tokens (accounts app, "Token yomi_…") before DRF's own authtoken keys
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -205,6 +216,9 @@ SPECTACULAR_SETTINGS = {
     # Several models have a `status`; name each enum after its model.
     "ENUM_NAME_OVERRIDES": {
         "MatchStatusEnum": "matches.models.Match.Status",
+        # matches are played in every mode, events only in those between players
+        "MatchModeEnum": "matches.models.Match.Mode",
+        "EventModeEnum": "tournaments.models.EVENT_MODE_CHOICES",
         "VerificationRunStatusEnum": "matches.models.VerificationRun.Status",
         "DisputeStatusEnum": "matches.models.Dispute.Status",
         "EventStatusEnum": "tournaments.models.Event.Status",
@@ -253,6 +267,8 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 YOMI_SWEEP_INTERVAL = float(os.environ.get("YOMI_SWEEP_INTERVAL", "60"))
 YOMI_SWEEP_AFTER = int(os.environ.get("YOMI_SWEEP_AFTER", "300"))
 YOMI_SWEEP_LIMIT = int(os.environ.get("YOMI_SWEEP_LIMIT", "500"))
+# Runs of each event-odds simulation (issue 19, part 3).
+YOMI_ODDS_RUNS = int(os.environ.get("YOMI_ODDS_RUNS", "10000"))
 # Rate limits (django-ratelimit, counted in the cache below): "N/s|m|h|d", empty = no limit.
 # Logins are counted per address and per username tried; log submissions per user and address.
 YOMI_RATE_LIMITS_ENABLED = env_bool("YOMI_RATE_LIMITS_ENABLED", True)
@@ -261,6 +277,7 @@ YOMI_RATE_LIMITS = {
     "login_username": os.environ.get("YOMI_RATE_LOGIN_USERNAME", "10/m"),
     "submit_user": os.environ.get("YOMI_RATE_SUBMIT_USER", "12/m"),
     "submit_ip": os.environ.get("YOMI_RATE_SUBMIT_IP", "60/m"),
+    "signup_ip": os.environ.get("YOMI_RATE_SIGNUP_IP", "10/h"),
 }
 # The cache: local memory for the embedded default (one process, nothing to install), Redis
 # (shared by every web process) with REDIS_URL. Short timeouts: if Redis is down the limits
@@ -280,12 +297,26 @@ CACHES = {
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 # Incoming JSON bodies nested deeper than this are refused with a 400 (matches.api.parsers).
 YOMI_JSON_MAX_DEPTH = int(os.environ.get("YOMI_JSON_MAX_DEPTH", "64"))
+# Live match rooms (issue 22): the channel layer carries each room's updates between the ASGI
+# processes (Redis with REDIS_URL; in memory, one process, for the embedded default). Redis
+# pub/sub: a group send is one PUBLISH (the rooms send three per choice); a message to a client
+# that is not connected is dropped, which the rooms allow: a reconnecting client is sent the
+# current state.
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": "yomi-rooms"},
+    } if REDIS_URL else {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+}
 # --- end reliability --------------------------------------------------------------------------
 # Tasks called with the match id after every result change of every match (matches app).
 MATCH_RESULT_LISTENERS = ["stats.tasks.game_record_sync_task"]
 
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "health.tasks.heartbeat_record_task", "schedule": 300.0},
+    "simulation-chunks-requeue": {
+        "task": "simulations.tasks.matchup_jobs_sweep_task", "schedule": YOMI_SWEEP_INTERVAL,
+    },
     "stale-work-requeue": {
         "task": "matches.tasks.stale_work_requeue_task", "schedule": YOMI_SWEEP_INTERVAL,
     },
@@ -316,6 +347,30 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# --- e-mail (accounts, notifications) ------------------------------------------------------------
+# SMTP when EMAIL_HOST is set; otherwise the console backend (the message is printed by the
+# process that sends it: the terminal of `make run`). EMAIL_BACKEND overrides both.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "") or (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yomi tournaments <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address for links in e-mails sent outside a request (notifications).
+YOMI_SITE_URL = os.environ.get("YOMI_SITE_URL", "http://127.0.0.1:8000")
+# New accounts confirm their address by e-mail only where mail really leaves the machine; with
+# the console backend (make run) they are active at once.
+YOMI_SIGNUP_CONFIRM_EMAIL = env_bool(
+    "YOMI_SIGNUP_CONFIRM_EMAIL", "console" not in EMAIL_BACKEND and "locmem" not in EMAIL_BACKEND
+)
 
 # Uploaded match logs are at most 2 MB; leave headroom for the multipart envelope.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 3 * 1024 * 1024

@@ -13,6 +13,7 @@ import uuid
 
 os.environ.setdefault("SECRET_KEY", "test-only-not-a-secret")
 os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("YOMI_ODDS_RUNS", "300")  # event odds after each result: fewer runs
 # Each test session gets its own queue so that its worker never takes another session's tasks.
 os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"yomi-test-{uuid.uuid4().hex[:10]}")
 
@@ -57,3 +58,12 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # Serve static files through the finders: the suite never runs collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+# The match rooms' websocket tests (marked `services`) use the real Redis channel layer, with a
+# prefix of this session's own so that parallel sessions sharing a Redis never hear each other.
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [TEST_REDIS_URL],
+                   "prefix": f"{os.environ['CELERY_TASK_DEFAULT_QUEUE']}-rooms"},
+    }
+}

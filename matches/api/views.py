@@ -41,6 +41,7 @@ HTTP_STATUS = {
     MatchErrorCode.INVALID_RESULT: status.HTTP_400_BAD_REQUEST,
     MatchErrorCode.REASON_REQUIRED: status.HTTP_400_BAD_REQUEST,
     MatchErrorCode.LOG_MODE_MISMATCH: status.HTTP_400_BAD_REQUEST,
+    MatchErrorCode.LOG_PICKS_MISMATCH: status.HTTP_409_CONFLICT,
     MatchErrorCode.RATE_LIMITED: status.HTTP_429_TOO_MANY_REQUESTS,
 }
 ERRORS = {
@@ -131,6 +132,32 @@ class MatchLogSubmitApi(MatchServiceApi):
             {"is_new": outcome.is_new, "log": outcome.log, "match": outcome.log.match}
         ).data
         return Response(body, status=status.HTTP_201_CREATED if outcome.is_new else 200)
+
+
+class SoloRunSubmitApi(MatchServiceApi):
+    """Submit a Training game or a Survival run played against the engine's bot (RULES.md
+    §12): the match is created for the submitting player (side 2 is the bot) and the log is
+    verified like any other; the player's submission alone makes a legal log the result."""
+
+    parser_classes = [SafeJSONParser, MultiPartParser, FormParser]
+
+    @extend_schema(
+        request=MatchLogSubmitApi.LogSubmitInputSerializer,
+        responses={201: SubmissionSerializer, 413: MatchErrorSerializer,
+                   429: OpenApiResponse(MatchErrorSerializer,
+                                        description="too many submissions (see Retry-After)"),
+                   **ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        submission_rate_check(request)
+        data = MatchLogSubmitApi.LogSubmitInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        outcome = services.solo_run_submit(user=request.user,
+                                           log_bytes=_log_bytes(data.validated_data))
+        body = SubmissionSerializer(
+            {"is_new": outcome.is_new, "log": outcome.log, "match": outcome.log.match}
+        ).data
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 def _log_bytes(validated: dict[str, Any]) -> bytes:

@@ -6,6 +6,7 @@ and confirmations of one match are serialised and a result is applied exactly on
 
 from matches.services.batches import BatchProgress, batch_progress, logs_reverify_bulk
 from matches.services.matches import match_create, match_user_side
+from matches.services.recorded import match_log_record_from_room
 from matches.services.results import (
     match_cancel,
     match_log_confirm,
@@ -14,6 +15,7 @@ from matches.services.results import (
     match_settle,
 )
 from matches.services.reverification import logs_judged_by_older_engine, logs_reverify_stale
+from matches.services.solo import solo_run_submit
 from matches.services.submission import MAX_LOG_BYTES, SubmissionOutcome, match_log_submit
 from matches.services.verification import (
     match_log_verify,
@@ -34,12 +36,14 @@ __all__ = [
     "match_create",
     "match_log_confirm",
     "match_log_dispute",
+    "match_log_record_from_room",
     "match_log_submit",
     "match_log_verify",
     "match_result_override",
     "match_run_requeue",
     "match_settle",
     "match_user_side",
+    "solo_run_submit",
     "verdict_change_record",
     "verdict_change_review",
 ]

@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
 from matches.errors import MatchError, MatchErrorCode
-from matches.models import Match, MatchSide, Player
+from matches.models import SOLO_MODES, Match, MatchSide, Player
 from matches.owners import owners
 
 User = AbstractBaseUser | AnonymousUser
@@ -23,8 +23,13 @@ def match_create(
     created_by: AbstractBaseUser | None = None,
     managers: Iterable[AbstractBaseUser] = (),
 ) -> Match:
-    """A match between two sides; ``managers`` (event organizers) may act for it too."""
-    if not side_1 or not side_2:
+    """A match between two sides; ``managers`` (event organizers) may act for it too. A solo
+    mode (Training, Survival) has one player on side 1 and the engine's bot on side 2."""
+    if mode in SOLO_MODES:
+        if len(side_1) != 1 or side_2:
+            raise MatchError(MatchErrorCode.INVALID_RESULT,
+                             "a Training or Survival match has one player; the bot is side 2")
+    elif not side_1 or not side_2:
         raise MatchError(MatchErrorCode.INVALID_RESULT, "a match needs a player on each side")
     players = [*side_1, *side_2]
     if len({p.pk for p in players}) != len(players):

@@ -20,6 +20,7 @@ from matches import engine
 from matches.dispatch import task_send_on_commit
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import (
+    SOLO_MODES,
     AuditEntry,
     Dispute,
     LogEndorsement,
@@ -179,7 +180,8 @@ def match_settle(match: Match) -> bool:
     is_pending = any(run.status in (RS.PENDING, RS.RUNNING) for run in latest.values())
     sides_of = _endorsing_sides([log.pk for log in legal])
     became_confirmed = False
-    agreed = next((log for log in legal if sides_of[log.pk] >= {1, 2}), None)
+    needed = {1} if match.mode in SOLO_MODES else {1, 2}  # solo: the bot endorses nothing
+    agreed = next((log for log in legal if sides_of[log.pk] >= needed), None)
     clash = _clashing_pair(legal, sides_of) if agreed is None else None
     if agreed is not None:
         verdict = VerificationRun.objects.values_list("verdict", flat=True).get(

@@ -9,7 +9,7 @@ organizers (``verdict_change_record``) and never rewrites a result by itself.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from matches import engine
 from matches.models import MatchLog, VerificationBatch, VerificationRun
@@ -19,16 +19,18 @@ RS = VerificationRun.Status
 
 
 def logs_judged_by_older_engine(version: str = engine.ENGINE_VERSION) -> QuerySet[MatchLog]:
-    """Logs whose newest run is finished and was reached by another engine version (runs still
-    pending or running are left to finish first)."""
+    """Logs whose newest run is finished and was reached by another engine version, or has no
+    stored analyses (verified before they were stored: this backfills them). Runs still pending
+    or running are left to finish first."""
     newest = VerificationRun.objects.filter(log=OuterRef("pk")).order_by("-created_at", "-id")
     return (
-        MatchLog.objects.annotate(
+        MatchLog.objects.defer("text").annotate(
             newest_status=Subquery(newest.values("status")[:1]),
             newest_version=Subquery(newest.values("engine_version")[:1]),
+            newest_turn_count=Subquery(newest.values("turn_count")[:1]),
         )
         .filter(newest_status__in=VerificationRun.FINISHED_STATUSES)
-        .exclude(newest_version=version)
+        .filter(~Q(newest_version=version) | Q(newest_turn_count__isnull=True))
         .order_by("pk")
     )
 

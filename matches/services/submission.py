@@ -13,6 +13,7 @@ from matches import engine
 from matches.dispatch import task_send_on_commit
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import AuditEntry, LogEndorsement, Match, MatchLog, VerificationRun
+from matches.owners import owners
 from matches.services.matches import match_authorize_player_or_manager
 from matches.services.results import match_settle
 from matches.status import match_status_change
@@ -66,6 +67,7 @@ def match_log_submit(
     """
     # Reading happens before any lock or write: a bad log is refused with nothing stored.
     text, log_mode = log_text_decode(log_bytes)
+    log_characters = engine.log_characters(text)
     sha256 = hashlib.sha256(log_bytes).hexdigest()
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
@@ -77,6 +79,8 @@ def match_log_submit(
                 f"{match.get_mode_display()}",
                 json_path="$.mode", log_mode=log_mode, match_mode=match.mode,
             )
+        for owner in owners():  # e.g. a set's character picks (tournaments)
+            owner.log_characters_check(match, log_characters)
         if match.status == Match.Status.CANCELLED:
             raise MatchError(
                 MatchErrorCode.MATCH_CLOSED,

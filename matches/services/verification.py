@@ -1,7 +1,9 @@
 """Verifying a log in a worker: idempotent, and safe when a worker dies half-way.
 
 The run is marked RUNNING in its own transaction (so progress is visible), the engine replays the
-log with no database access, and the verdict is stored with the match locked. A redelivered task
+log with no database access (and computes the analyses pages show: the timeline, the board before
+an illegal event), and the verdict and analyses are stored with the match locked. A chunk of a
+bulk re-verification goes through the same steps with bulk reads and writes. A redelivered task
 whose run already finished does nothing; one whose run is still RUNNING (its worker died) replays
 again. An illegal log is a stored result, never an exception to retry.
 """
@@ -11,15 +13,25 @@ from __future__ import annotations
 import logging
 import time
 import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DataError, IntegrityError, transaction
+from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from matches import engine
 from matches.dispatch import task_send_on_commit
-from matches.models import AuditEntry, Match, MatchLog, VerdictChange, VerificationRun
+from matches.models import (
+    AuditEntry,
+    Match,
+    MatchLog,
+    TimelineChunk,
+    VerdictChange,
+    VerificationRun,
+)
 from matches.services.matches import match_authorize_manager
 from matches.services.results import match_result_listeners_on_commit, match_settle
 from matches.status import match_status_change, run_status_change
@@ -81,26 +93,95 @@ def _gave_up_verdict(attempts: int) -> dict[str, Any]:
     }
 
 
-def _verdict_store(run_id: int, match_id: int, verdict: dict[str, Any],
-                   duration_ms: int | None) -> VerificationRun:
+@dataclass
+class _Judged:
+    """A run's verdict and stored analyses, computed outside any transaction."""
+
+    run: VerificationRun
+    match_id: int
+    verdict: dict[str, Any]
+    duration_ms: int | None
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    board: dict[str, Any] | None = None
+
+
+def _judge(run: VerificationRun, text: str, match_id: int) -> _Judged:
+    if run.attempts > MAX_ATTEMPTS:
+        return _Judged(run, match_id, _gave_up_verdict(run.attempts - 1), None)
+    started = time.perf_counter()
+    verdict = json_storable(_engine_verdict(text))
+    duration_ms = round((time.perf_counter() - started) * 1000)
+    turns, board = engine.log_analysis(text, verdict)
+    return _Judged(run, match_id, verdict, duration_ms, json_storable(turns),
+                   json_storable(board))
+
+
+def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineChunk]:
+    size = TimelineChunk.TURNS_PER_CHUNK
+    return [TimelineChunk(run_id=run_id, number=i // size, turns=turns[i:i + size])
+            for i in range(0, len(turns), size)]
+
+
+def _previous_runs(runs: list[VerificationRun]) -> dict[int, VerificationRun]:
+    """For each run's log, the newest other finished run (one query)."""
+    if not runs:
+        return {}
+    newest = (VerificationRun.objects.filter(log_id=OuterRef("log_id"), finished_at__isnull=False)
+              .exclude(pk__in=[r.pk for r in runs]).order_by("-finished_at", "-id"))
+    previous = (VerificationRun.objects.filter(log_id__in=[r.log_id for r in runs])
+                .annotate(newest=Subquery(newest.values("pk")[:1])).filter(pk=F("newest"))
+                .only("pk", "log_id", "status", "verdict"))
+    return {run.log_id: run for run in previous}
+
+
+def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
+    """Store the verdicts and analyses of runs (of one or many matches) in one transaction with
+    bulk writes, then settle each match that can still change. A run a duplicate delivery
+    finished first is left alone. Locks: matches, then runs, each in id order (no deadlock)."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(pk=match_id)
-        run = VerificationRun.objects.select_for_update().get(pk=run_id)
-        if run.is_finished:
-            return run  # a duplicate delivery finished first
-        run_status_change(run, VERDICT_STATUS_TO_RUN.get(verdict.get("status", ""), RS.ERROR))
-        run.verdict = verdict
-        run.engine_version = str(verdict.get("engine_version") or engine.ENGINE_VERSION)
-        run.duration_ms = duration_ms
-        run.finished_at = timezone.now()
-        run.save(update_fields=["status", "verdict", "engine_version", "duration_ms",
-                                "finished_at"])
-        became_confirmed = match_settle(match)
-        if (not became_confirmed and match.status == Match.Status.CONFIRMED
-                and match.result_log_id == run.log_id):
-            match_result_listeners_on_commit(match)  # a new verdict on a final result's log
-            verdict_change_record(match=match, run=run)
-    return run
+        match_ids = sorted({j.match_id for j in judged})
+        matches = {m.pk: m for m in Match.objects.select_for_update().filter(pk__in=match_ids)
+                   .order_by("pk")}
+        open_ids = set(
+            VerificationRun.objects.select_for_update().filter(pk__in=[j.run.pk for j in judged])
+            .exclude(status__in=VerificationRun.FINISHED_STATUSES)
+            .order_by("pk").values_list("pk", flat=True)
+        )
+        stored = [j for j in judged if j.run.pk in open_ids]
+        now = timezone.now()
+        chunks: list[TimelineChunk] = []
+        for j in stored:
+            run = j.run
+            run_status_change(run, VERDICT_STATUS_TO_RUN.get(j.verdict.get("status", ""),
+                                                             RS.ERROR))
+            run.verdict = j.verdict
+            run.engine_version = str(j.verdict.get("engine_version") or engine.ENGINE_VERSION)
+            run.duration_ms = j.duration_ms
+            run.finished_at = now
+            run.turn_count = len(j.turns)
+            run.board_before = j.board
+            chunks += _timeline_chunks(run.pk, j.turns)
+        if stored:
+            VerificationRun.objects.bulk_update(
+                [j.run for j in stored],
+                ["status", "verdict", "engine_version", "duration_ms", "finished_at",
+                 "turn_count", "board_before"],
+            )
+        TimelineChunk.objects.bulk_create(chunks)
+        previous = _previous_runs([j.run for j in stored
+                                   if matches[j.match_id].status == Match.Status.CONFIRMED])
+        for j in stored:
+            match = matches[j.match_id]
+            if match.status != Match.Status.CONFIRMED:
+                match_settle(match)  # nothing to do for a disputed or cancelled match
+            elif match.result_log_id == j.run.log_id:
+                # A final result's log judged again (a newer engine, an organizer's
+                # re-verification): listeners hear of it and a changed verdict is recorded;
+                # the result itself never moves.
+                match_result_listeners_on_commit(match)
+                verdict_change_record(match=match, run=j.run,
+                                      previous=previous.get(j.run.log_id, ...))
+    return [j.run for j in stored]
 
 
 def _outcome(status: str, verdict: dict[str, Any]) -> dict[str, Any]:
@@ -111,19 +192,23 @@ def _outcome(status: str, verdict: dict[str, Any]) -> dict[str, Any]:
             "summary": verdict_view(verdict).headline}
 
 
-def verdict_change_record(*, match: Match, run: VerificationRun) -> VerdictChange | None:
+def verdict_change_record(*, match: Match, run: VerificationRun,
+                          previous: Any = ...) -> VerdictChange | None:
     """A final result's log got a new verdict (a newer engine, an organizer's re-verification):
     if it says something else than the verdict the result stands on (another status or
     winner), record it for the organizers and in the audit log. The result itself is never
     changed here: a bracket moves only by an organizer's override (match locked by the caller).
+    ``previous``: the log's run before this one when the caller has read it already (None: there
+    is none), else it is read here.
     """
-    previous = (
-        VerificationRun.objects.filter(log_id=run.log_id, status__in=RS.values)
-        .exclude(pk=run.pk)
-        .filter(finished_at__isnull=False)
-        .order_by("-finished_at", "-id")
-        .first()
-    )
+    if previous is ...:
+        previous = (
+            VerificationRun.objects.filter(log_id=run.log_id, status__in=RS.values)
+            .exclude(pk=run.pk)
+            .filter(finished_at__isnull=False)
+            .order_by("-finished_at", "-id")
+            .first()
+        )
     if previous is None:
         return None
     before, after = _outcome(previous.status, previous.verdict), _outcome(run.status, run.verdict)
@@ -155,33 +240,59 @@ def verdict_change_review(*, change: VerdictChange, user: AbstractBaseUser,
 
 
 def match_log_verify(*, run_id: int) -> VerificationRun:
-    """Replay the run's log and store the verdict; a finished run is returned unchanged.
+    """Replay the run's log and store the verdict; a finished run is returned unchanged."""
+    runs = match_runs_verify(run_ids=[run_id])
+    return runs[0] if runs else VerificationRun.objects.get(pk=run_id)
 
-    Whatever happens, the run ends finished: a verdict the database refuses (a data error, not an
-    outage) is stored as an ``engine_error`` verdict instead, and a run that was started
-    ``MAX_ATTEMPTS`` times without finishing (its workers kept dying) is given up as one. Outages
-    (the database unreachable or refusing writes) propagate: the task retries what Celery can,
-    and the sweeper sends the still-unfinished run again later.
+
+def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
+    """Replay the logs of runs (one submission, or a chunk of a bulk re-verification) and store
+    their verdicts and analyses; finished runs are skipped. Returns the runs judged here.
+
+    A constant number of queries for the whole chunk (mark running, read the texts, lock,
+    bulk-write the verdicts and timelines) plus the settling of matches that can still change:
+    re-verifying final results costs no per-log query beyond the verdict-change check.
+
+    Whatever happens, each run ends finished: a verdict the database refuses (a data error, not
+    an outage) is stored as an ``engine_error`` verdict instead, and a run that was started
+    ``MAX_ATTEMPTS`` times without finishing (its workers kept dying) is given up as one.
+    Outages (the database unreachable or refusing writes) propagate: the task retries what
+    Celery can, and the sweeper sends the still-unfinished runs again later.
     """
     with transaction.atomic():
-        run = VerificationRun.objects.select_for_update().get(pk=run_id)
-        if run.is_finished:
-            return run
-        run_status_change(run, RS.RUNNING)
-        run.attempts += 1
-        run.started_at = timezone.now()
-        run.save(update_fields=["status", "attempts", "started_at"])
-    text, match_id = MatchLog.objects.values_list("text", "match_id").get(pk=run.log_id)
-    if run.attempts > MAX_ATTEMPTS:
-        return _verdict_store(run_id, match_id, _gave_up_verdict(run.attempts - 1), None)
-    started = time.perf_counter()
-    verdict = json_storable(_engine_verdict(text))
-    duration_ms = round((time.perf_counter() - started) * 1000)
+        runs = list(VerificationRun.objects.select_for_update()
+                    .filter(pk__in=run_ids).exclude(status__in=VerificationRun.FINISHED_STATUSES)
+                    .defer("verdict", "board_before").order_by("pk"))
+        now = timezone.now()
+        for run in runs:
+            run_status_change(run, RS.RUNNING)
+            run.attempts += 1
+            run.started_at = now
+        if runs:
+            VerificationRun.objects.bulk_update(runs, ["status", "attempts", "started_at"])
+    if not runs:
+        return []
+    texts = {pk: (text, match_id) for pk, text, match_id in MatchLog.objects.filter(
+        pk__in={run.log_id for run in runs}).values_list("pk", "text", "match_id")}
+    judged = [_judge(run, *texts[run.log_id]) for run in runs]
     try:
-        return _verdict_store(run_id, match_id, verdict, duration_ms)
-    except (DataError, IntegrityError, ValueError) as exc:  # refused data: a retry cannot help
-        logger.exception("verdict of run %s refused by the database", run_id)
-        return _verdict_store(run_id, match_id, _storage_error_verdict(exc), duration_ms)
+        return _verdicts_store(judged)
+    except (DataError, IntegrityError, ValueError):  # refused data: a retry cannot help
+        logger.warning("a verdict of runs %s was refused; storing them one by one",
+                       [j.run.pk for j in judged])
+    # Only the refused run becomes an engine error: the others are stored as judged.
+    return [run for j in judged for run in _verdicts_store_one(j)]
+
+
+def _verdicts_store_one(j: _Judged) -> list[VerificationRun]:
+    j.run.status = RS.RUNNING  # as in the database: the failed transaction was rolled back
+    try:
+        return _verdicts_store([j])
+    except (DataError, IntegrityError, ValueError) as exc:
+        logger.exception("verdict of run %s refused by the database", j.run.pk)
+        j.run.status = RS.RUNNING
+        return _verdicts_store([_Judged(j.run, j.match_id, _storage_error_verdict(exc),
+                                        j.duration_ms)])
 
 
 def match_run_requeue(

@@ -80,6 +80,11 @@ class CharacterRules:
         """Whether :meth:`combat_override` is overridden (the game skips asking otherwise)."""
         return type(self).combat_override is not CharacterRules.combat_override
 
+    @property
+    def replaces_draws(self) -> bool:
+        """Whether :meth:`replace_draw` is overridden (the game skips asking otherwise)."""
+        return type(self).replace_draw is not CharacterRules.replace_draw
+
     # --- modifiers and reactions ----------------------------------------------------------
     def modifiers(self, seat: PlayerId) -> list[Modifier[Any]]:
         """The always-on modifiers of this character sitting at ``seat`` (innates, card text
@@ -106,6 +111,18 @@ class CharacterRules:
         by a choice it may ask for (Relentless Strikes), or None."""
         return None
         yield  # pragma: no cover
+
+    @property
+    def offers_combo_cards(self) -> bool:
+        """Whether :meth:`combo_card_options` is overridden (the game skips asking otherwise)."""
+        return type(self).combo_card_options is not CharacterRules.combo_card_options
+
+    def combo_card_options(self, ctx: AbilityContext, ps: PlayerState) -> list[Action]:
+        """C10, asked of the seat making the combo at each of its combo decisions: abilities
+        it may play there besides a move, a pump or stop ("when you could play a combo card":
+        Shenanigans). Chosen, the game calls :meth:`check` and :meth:`play` with the window
+        ``"combo_card"``; the combo then goes on."""
+        return []
 
     # --- ability windows (INI-4) ------------------------------------------------------
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
@@ -194,6 +211,24 @@ class CharacterRules:
         return False
         yield  # pragma: no cover
 
+    def after_commits(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        """C1, after every seat committed, before C2's reveal: card text that adds to this
+        seat's commit (a second face-down card, ``ctx.commit_second``: Patriot Mirror)."""
+        return
+        yield  # pragma: no cover
+
+    def after_reveal(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        """C2, once the combat cards are revealed, before voids and Ace costs (C3): card text
+        acting on the revealed cards (choose which of two to use, ``ctx.use_second``)."""
+        return
+        yield  # pragma: no cover
+
+    def public_info(self, ctx: AbilityContext, ps: PlayerState) -> dict[str, list[str]]:
+        """Cards this seat's card text has shown to everyone and that are still hidden in their
+        zone (a card revealed from hand, face-up piles being chosen from), by ability name;
+        ``public_view`` shows it as ``shown`` (GEN-9). Empty when nothing."""
+        return {}
+
     def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """C5, after voids: the combat actions are fixed."""
         return
@@ -213,6 +248,15 @@ class CharacterRules:
         """K1, after the end-of-turn window, in initiative order: mandatory "at the end of the
         turn" text, e.g. an ongoing effect's end-of-turn check (Healing Sphere)."""
         return
+        yield  # pragma: no cover
+
+    def replace_draw(self, ctx: AbilityContext, ps: PlayerState,
+                     drawer: PlayerState) -> Generator[Decision, tuple[PlayerId, Action], bool]:
+        """Asked before each single draw of any seat (``drawer``, this seat or another): True
+        when this seat's card text replaced the draw, having put the card drawn instead into
+        ``drawer``'s hand (``ctx.move``); the game journals it as a draw and takes nothing
+        from the deck (Bare Your Soul). May ask decisions."""
+        return False
         yield  # pragma: no cover
 
     # --- counters (CTR) ---------------------------------------------------------------
@@ -244,6 +288,14 @@ class CharacterRules:
         return
         yield  # pragma: no cover
 
+    def counter_resisted(self, ctx: AbilityContext, ps: PlayerState, owner: PlayerState,
+                         action: Action) -> Generator[Decision, tuple[PlayerId, Action], bool]:
+        """This seat's counter ``action`` (paid, not countered back) is about to counter
+        ``owner``'s ability: True when ``owner`` pays a price the counter's text offers instead
+        (Do As Told: take 10 damage), so the ability is not countered. May ask decisions."""
+        return False
+        yield  # pragma: no cover
+
     def counter_sends_card(self, action: Action) -> Zone:
         """Where the countered ability's card (played from hand) goes: the discard pile
         (CTR-3), or ``Zone.DECK`` for its owner's deck bottom (Crash and Flow)."""
@@ -262,6 +314,12 @@ class CharacterRules:
         docstring states; None leaves the choice to the bot's default."""
         return None
 
+    def control_choice(self, ctx: AbilityContext, ps: PlayerState, seat: PlayerState,
+                       legal: Sequence[Action]) -> Action | None:
+        """The greedy bot's choice at a decision of ``seat`` that this seat (``ps``) makes
+        for it (Mistress's Command: ``ctx.controller``); None leaves the bot's default."""
+        return None
+
 
 def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.argagarg import ArgagargRules
@@ -272,18 +330,26 @@ def _registry() -> dict[str, type[CharacterRules]]:
     from rules_engine.characters.grave import GraveRules
     from rules_engine.characters.gwen import GwenRules
     from rules_engine.characters.jaina import JainaRules
+    from rules_engine.characters.lum import LumRules
+    from rules_engine.characters.menelker import MenelkerRules
     from rules_engine.characters.midori import MidoriRules
     from rules_engine.characters.onimaru import OnimaruRules
+    from rules_engine.characters.persephone import PersephoneRules
+    from rules_engine.characters.quince import QuinceRules
     from rules_engine.characters.rook import RookRules
+    from rules_engine.characters.setsuki import SetsukiRules
     from rules_engine.characters.troq import TroqRules
     from rules_engine.characters.valerie import ValerieRules
     from rules_engine.characters.vendetta import VendettaRules
+    from rules_engine.characters.zane import ZaneRules
 
     return {"grave": GraveRules, "jaina": JainaRules, "midori": MidoriRules,
             "gloria": GloriaRules, "geiger": GeigerRules, "degrey": DeGreyRules,
             "argagarg": ArgagargRules, "gwen": GwenRules, "valerie": ValerieRules,
             "vendetta": VendettaRules, "troq": TroqRules, "rook": RookRules,
-            "onimaru": OnimaruRules, "bbb": BBBRules}
+            "onimaru": OnimaruRules, "bbb": BBBRules, "menelker": MenelkerRules,
+            "zane": ZaneRules, "persephone": PersephoneRules, "lum": LumRules,
+            "quince": QuinceRules, "setsuki": SetsukiRules}
 
 
 IMPLEMENTED: dict[str, type[CharacterRules]] = _registry()

@@ -18,14 +18,15 @@ from rules_engine.actions import (
     PayAces,
     Pump,
 )
-from rules_engine.cards import Card, Move
+from rules_engine.cards import Card, Character, Move
 from rules_engine.effects import fire
 from rules_engine.errors import (
+    EngineInvariantError,
     RuleViolation,
 )
 from rules_engine.game.combo import ComboSteps
 from rules_engine.journal import Blocked, Hit, JokerUsed, Thrown
-from rules_engine.modifiers import BLOCK_DAMAGE, BLOCK_DRAW, COMBAT_DAMAGE
+from rules_engine.modifiers import BLOCK_DAMAGE, BLOCK_DRAW, COMBAT_DAMAGE, MOVE, MOVE_ALLOWED
 from rules_engine.ruleset import (
     BlockReturn,
     IllegalAce,
@@ -40,21 +41,40 @@ from rules_engine.state import (
 )
 from rules_engine.types import PlayerId
 
+_COMMIT_ENDS: dict[tuple[Character, Card], tuple[tuple[Move, Commit], ...]] = {}
+
+
+def _commit_ends(ch: Character, c: Card) -> tuple[tuple[Move, Commit], ...]:
+    """Each printed end of ``c`` for ``ch`` with the Commit that names it (its name only where
+    two ends share a type): built once per character and card, not at every C1 decision."""
+    key = (ch, c)
+    ends = _COMMIT_ENDS.get(key)
+    if ends is None:
+        ends = _COMMIT_ENDS[key] = tuple(
+            (m, Commit(c, m.type, m.name if len(ch.moves_of_type(c, m.type)) > 1 else None))
+            for m in ch.moves_of(c))
+    return ends
+
 
 class CombatSteps(ComboSteps):
     """The steps of this module, on top of :class:`ComboSteps`."""
 
     def _combat(self) -> Step:
-        for ps in self.players:
+        self.mode.settle(self)  # a defeated character outside combat leaves now (TG-KO)
+        for ps in self.seated:
             ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
             ps.face_down, ps.returns_block = None, False
             ps.revealed_card, ps.hit_this_combat, ps.keep_combat_card = None, False, False
             ps.paid_this_combat = []
         self.combat = Combat()
         # C1: hidden simultaneous commits (GEN-5); an empty hand must declare no-card.
-        pending = [ps.player for ps in self.players if ps.hand]
+        # TG-7: the active seats; a character that came in by a hard tag plays no-card
+        # (TAG-PU-2: no choice, so no event); a Training bot commits from its deck (TR-5)
+        pending = [ps.player for ps in self.actives
+                   if (ps.hand or self.mode.commits_from_deck(self, ps))
+                   and not self.mode.no_card_forced(self, ps)]
         if self.diagnosing is not None:
-            for ps in self.players:
+            for ps in self.actives:
                 if not ps.hand:  # C1: an empty hand declares no-card
                     self.skipped("C1", (ps.player,), (Commit,), self._check_commit)
         while pending:
@@ -62,11 +82,16 @@ class CombatSteps(ComboSteps):
                 "C1", tuple(pending), "C1", self._check_commit, self._commit_options)
             pending.remove(player)
             self._place(self.players[player], action)
+        for ps in self.order():  # card text: a second face-down card (Patriot Mirror)
+            yield from self.rules[ps.player].after_commits(self, ps)
         # C2: reveal. CF-16 AFTER_REVEAL voids happen here, before C3/C4.
         self.step = "C2"
-        for ps in self.players:
+        self.controllers.clear()  # control by card text lasts until the combat reveal
+        for ps in self.actives:
             ps.revealed_kind = ps.kind
             ps.revealed_card = ps.combat_card
+        for ps in self.order():  # card text on the revealed cards (Patriot Mirror's choice)
+            yield from self.rules[ps.player].after_reveal(self, ps)
         if self.ruleset.voidTiming is VoidTiming.AFTER_REVEAL:
             self._apply_voids()
         # C3: mandatory Ace costs, in initiative order (OQ-30).
@@ -84,7 +109,7 @@ class CombatSteps(ComboSteps):
         self.step = "C5"
         if self.ruleset.voidTiming is VoidTiming.LOCK_IN:
             self._apply_voids()
-        for ps in self.players:
+        for ps in self.actives:
             yield from self.rules[ps.player].on_lock_in(self, ps)
         self._ko_check()
         # C6: the matrix, side against side (the active seats), then card text that overrides
@@ -93,10 +118,10 @@ class CombatSteps(ComboSteps):
         a, b = self.actives
         result = cb.resolve(a.kind, self._speed(a), b.kind, self._speed(b), self.ruleset)
         for ps in self.order():
-            if ps.player in self._overriders:
+            if ps.player in self._overriders and (ps is a or ps is b):
                 result = self.rules[ps.player].combat_override(self, ps, a, b, result) or result
         for ps in self.order():
-            if ps.player in self._contesters:
+            if ps.player in self._contesters and (ps is a or ps is b):
                 result = (yield from self.rules[ps.player].contest(self, ps, a, b, result)) \
                     or result
         self.combat.cell = result.cell
@@ -105,8 +130,9 @@ class CombatSteps(ComboSteps):
         loser = None if winner is None else self.opponent(winner)
         self._mark_hits(winner, result)
         self._record_hits(winner, loser, result)
+        self.mode.after_combat_winner(self, winner, loser)  # TAG-PU-2's full combo
         yield from self.react()
-        for ps in self.players:
+        for ps in self.actives:
             yield from self.rules[ps.player].after_winner(self, ps, winner)
         if self.combat.ended:  # card text ended the combat at the hit (Bubble Shield)
             yield from self._end_of_combat(winner, loser, result)
@@ -178,7 +204,7 @@ class CombatSteps(ComboSteps):
                           result: cb.CombatResult) -> None:
         """For a diagnosis: nobody combos after this combat, and no Rewind window opens."""
         a = self.actives[0]
-        seats = tuple(ps.player for ps in self.players)
+        seats = tuple(ps.player for ps in self.actives)
         self.skipped("C10", seats, (Combo, Pump), self._no_combo(result.cell))
         rule = "RW-CANNOT-4" if winner is None else cb.rewind_allowed(
             winner.kind, winner.combat_move)[1]
@@ -193,6 +219,8 @@ class CombatSteps(ComboSteps):
         ps = self.players[player]
         out: list[Action] = [NoCard()]
         seen: set[Card] = set()
+        plain = not (self.modifiers.any_for(MOVE, player)
+                     or self.modifiers.any_for(MOVE_ALLOWED, player))
         for c in (ps.hand if also is None else [*ps.hand, also]):
             if c in seen:
                 continue
@@ -200,16 +228,31 @@ class CombatSteps(ComboSteps):
             if c.is_joker:
                 out.append(Commit(c))
                 continue
-            moves = ps.character.moves_of(c)
-            for m in moves:
-                name = m.name if sum(1 for o in moves if o.type is m.type) > 1 else None
-                action = Commit(c, m.type, name)
-                try:
-                    self._check_commit(player, action, also)
-                except RuleViolation:
-                    continue
-                out.append(action)
+            for m, commit in _commit_ends(ps.character, c):
+                # the checks of _check_commit for a card known to be held and an end known to
+                # be its own: no Commit built, resolved and rejected by exception per end. An
+                # end that needs no state and no extra Ace, on a seat no MOVE or MOVE_ALLOWED
+                # modifier applies to, is legal as printed (what the checks would conclude).
+                as_printed = plain and m.requires is None and not m.extra_aces
+                if as_printed or self._commit_violation(
+                        ps, c, self.played_move(ps, c, m), also) is None:
+                    out.append(commit)
         return out
+
+    def _commit_violation(self, ps: PlayerState, played: Card, m: Move,
+                          also: Card | None) -> RuleViolation | None:
+        """Why committing ``played`` with its move ``m`` (as played now) is illegal, or None:
+        the move is allowed now, and its Ace cost can be paid (CF-08 under PREVENT)."""
+        violation = self.move_violation(ps, m, "C1")
+        if violation is not None:
+            return violation
+        if self.ruleset.illegalAce is IllegalAce.PREVENT and m.extra_aces:
+            aces = sum(1 for c in (*ps.hand, *([also] if also else [])) if c.is_ace
+                       and c is not played)
+            if aces < m.extra_aces:
+                return RuleViolation(
+                    "CF-08", f"{m.label} costs {m.ace_cost} Aces and only {aces + 1} are in hand")
+        return None
 
     def _check_commit(self, player: PlayerId, action: Action, also: Card | None = None) -> None:
         """C1: a card from hand (or ``also``, a card being taken back) with one of its ends."""
@@ -225,15 +268,9 @@ class CombatSteps(ComboSteps):
                 raise RuleViolation("GL-JOKER", "a Joker has no move ends; commit it without one")
             return
         m = self.resolve_move(ps, action.card, action.move, action.name, "C1")
-        violation = self.move_violation(ps, m, "C1")
+        violation = self._commit_violation(ps, action.card, m, also)
         if violation is not None:
             raise violation
-        if self.ruleset.illegalAce is IllegalAce.PREVENT and m.extra_aces:
-            aces = sum(1 for c in (*ps.hand, *([also] if also else [])) if c.is_ace
-                       and c is not action.card)
-            if aces < m.extra_aces:
-                raise RuleViolation(
-                    "CF-08", f"{m.label} costs {m.ace_cost} Aces and only {aces + 1} are in hand")
 
     def _place(self, ps: PlayerState, action: Action) -> None:
         if isinstance(action, Commit):
@@ -246,6 +283,38 @@ class CombatSteps(ComboSteps):
                 ps.combat_move, ps.kind = m, cb.KIND_OF_MOVE[m.type]
         else:
             ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+
+    def commit_second(self, ps: PlayerState) -> Generator[Decision, tuple[PlayerId, Action],
+                                                          Commit | None]:
+        """C1, card text (Patriot Mirror): ``ps`` commits a second face-down card, with the same
+        legal choices as C1 (no-card = none); it lies face down (``face_down``) until C2."""
+        if not ps.hand or ps.face_down is not None or ps.combat_card is None:
+            return None
+        _, action = yield from self._ask(
+            "C1", (ps.player,), "C1", self._check_commit, self._commit_options)
+        if not isinstance(action, Commit):
+            return None
+        ps.hand.remove(action.card)
+        ps.face_down = action.card
+        self.combat.second_commits[ps.player] = action
+        return action
+
+    def use_second(self, ps: PlayerState, keep_second: bool) -> None:
+        """After C2, card text: of ``ps``'s two revealed combat cards one is discarded and the
+        other used; with ``keep_second`` the second (with its committed end) becomes the combat
+        card and the combat-revealed card."""
+        action = self.combat.second_commits.pop(ps.player, None)
+        second, ps.face_down = ps.face_down, None
+        if action is None or second is None:
+            raise EngineInvariantError(f"{ps.player.name} has no second combat card")
+        if not keep_second:
+            self.discard(ps, second)
+            return
+        if ps.combat_card is not None:
+            self.discard(ps, ps.combat_card)
+        ps.hand.append(second)
+        self._place(ps, action)
+        ps.revealed_kind, ps.revealed_card = ps.kind, ps.combat_card
 
     def _ace_costs(self) -> Step:
         """C3 / CF-08: pay mandatory Ace costs at once; the penalty for an unpayable Ace."""
@@ -316,7 +385,7 @@ class CombatSteps(ComboSteps):
 
     def _apply_voids(self) -> None:
         """KD-4 / KD-5 / M-VOID: a knocked-down player's dodge, a mixed-up block."""
-        for ps in self.players:
+        for ps in self.actives:
             opp = self.opponent(ps)
             if not ps.knocked_down or ps.combat_card is None:
                 continue
@@ -337,7 +406,7 @@ class CombatSteps(ComboSteps):
             if result.also_hits:  # the loser's attack hits all the same (Lockhorn Skewer)
                 self.opponent(winner).hit_this_combat = True
         elif result.both_hit:
-            for ps in self.players:
+            for ps in self.actives:
                 ps.hit_this_combat = True
 
     def _record_hits(self, winner: PlayerState | None, loser: PlayerState | None,

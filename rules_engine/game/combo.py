@@ -15,6 +15,7 @@ from rules_engine.actions import (
     Pass,
     Pump,
     Stop,
+    UseAbility,
 )
 from rules_engine.cards import Card, ComboType, Move, MoveType
 from rules_engine.effects import fire
@@ -101,13 +102,26 @@ class ComboSteps(PowerUpSteps):
             if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
                 run.closed = True
             yield from self._full_combo_window(winner, m)
+        rules = self.rules[winner.player]
+        extra = rules.offers_combo_cards  # card text offered at combo decisions (Shenanigans)
         while opened:
-            if not self._combo_has_options(winner):
-                if self.diagnosing is not None:
-                    self.skipped("C10", (winner.player,), (Combo, Pump), self._check_combo)
-                break  # CB-11: no legal, affordable move or pump is left
-            _, action = yield from self._ask(
-                "C10", (winner.player,), "C10", self._check_combo, self._combo_options)
+            if extra and rules.combo_card_options(self, winner):
+                _, action = yield from self._ask(
+                    "C10", (winner.player,), "C10", self._check_combo_card,
+                    lambda p: [*self._combo_options(p),
+                               *self.rules[p].combo_card_options(self, self.players[p])])
+                if isinstance(action, UseAbility):
+                    yield from rules.play(self, winner, "combo_card", action)
+                    if self.combat.ended:
+                        break
+                    continue
+            else:
+                if not self._combo_has_options(winner):
+                    if self.diagnosing is not None:
+                        self.skipped("C10", (winner.player,), (Combo, Pump), self._check_combo)
+                    break  # CB-11: no legal, affordable move or pump is left
+                _, action = yield from self._ask(
+                    "C10", (winner.player,), "C10", self._check_combo, self._combo_options)
             if isinstance(action, Stop):
                 break
             yield from self._play_combo_action(winner, action)
@@ -377,6 +391,23 @@ class ComboSteps(PowerUpSteps):
                         f"limit is {limit}")
         return None
 
+    def _check_combo_card(self, player: PlayerId, action: Action) -> None:
+        """C10 with card text offered besides the combo moves (``combo_card_options``)."""
+        if isinstance(action, UseAbility):
+            self.rules[player].check(self, self.players[player], "combo_card", action)
+            return
+        self._check_combo(player, action)
+
+    def combo_choices(self, ps: PlayerState) -> list[Combo]:
+        """The combo moves ``ps`` may play now from hand (CB-2..CB-9), as C10 lists them."""
+        return list(self._combo_moves(ps))
+
+    def play_combo(self, ps: PlayerState, action: Combo) -> Step:
+        """Card text plays ``action`` as ``ps``'s next combo move now, as if chosen at C10
+        (Shenanigans: a revealed card); checked like a C10 choice."""
+        self._check_combo(ps.player, action)
+        yield from self._play_combo_action(ps, action)
+
     def _check_combo(self, player: PlayerId, action: Action) -> None:
         ps = self.players[player]
         if isinstance(action, Stop):
@@ -476,6 +507,7 @@ class ComboSteps(PowerUpSteps):
         # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14); none when
         # card text ended the combat before its damage (Bubble Shield).
         hits: list[PlayerState] = []
+        fighters = self.actives  # this combat's (a snapback at (a) changes the active seats)
         seat = self.combo_seat
         comboer = None if seat is None else self.players[seat]
         if kd and not self.combat.ended:
@@ -483,18 +515,20 @@ class ComboSteps(PowerUpSteps):
                 if self.combo[-1].move.knockdown:
                     hits.append(self.opponent(comboer))
             elif result.both_hit and winner is None:
-                for ps in self.players:  # OQ-10: each tied attack is a one-card combo
+                for ps in self.actives:  # OQ-10: each tied attack is a one-card combo
                     if ps.kind == cb.ATTACK and ps.combat_move is not None \
                             and ps.combat_move.knockdown:
                         hits.append(self.opponent(ps))
-            if len(hits) == 1:  # KD-7: both knocked down = neither
+            # KD-7: both knocked down = neither; a team mode's snapback may switch the target
+            # out instead (SB-1, SB-2)
+            if len(hits) == 1 and not (yield from self.mode.snapback(self, hits[0])):
                 hits[0].knockdown_next = True
                 self.journal.record(Knockdown(self.turn, "C13", hits[0].player,
                                       self.opponent(hits[0]).player))
                 yield from self.react()
         # (b) end-of-combat window.
         yield from self.window("C13", "end_of_combat")
-        for ps in self.players:
+        for ps in fighters:
             yield from self.rules[ps.player].end_of_combat(self, ps, winner)
         # (c) discard the combat areas; a block returns unless thrown or voided (AR-BLK-2).
         for ps in self.order():
@@ -515,3 +549,5 @@ class ComboSteps(PowerUpSteps):
         # (d) time-out during combat ends the game now (END-5).
         if self.timeout_triggered:
             self._score_by_life(Termination.TIMEOUT)
+        # (e) a defeated character leaves (TG-KO; nothing in Versus)
+        self.mode.settle(self)

@@ -17,14 +17,17 @@ from typing import TYPE_CHECKING, Any
 from rules_engine import combat as cb
 from rules_engine.actions import (
     Action,
+    Combo,
+    Commit,
     Draw,
     Pass,
     PowerUp,
+    Reveal,
     Search,
     Stop,
     UseAbility,
 )
-from rules_engine.cards import Card, Character, Move, MoveType
+from rules_engine.cards import Card, Character, Move, MoveType, character, deck_for
 from rules_engine.errors import (
     EngineInvariantError,
     IllegalActionError,
@@ -32,10 +35,12 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal, Knockdown
+from rules_engine.modes import Bout, ModeRules
 from rules_engine.modifiers import (
     COMBO_MOVE,
     MOVE,
     MOVE_ALLOWED,
+    POWER_UP_FOR,
     SPEED,
     Expiry,
     Modifier,
@@ -46,6 +51,7 @@ from rules_engine.ruleset import (
     DEFAULT_RULESET,
     DoubleKO,
     GoldBurstSearch,
+    Jokers,
     Ruleset,
     ShuffleTrigger,
     Timeout,
@@ -62,6 +68,7 @@ from rules_engine.state import (
     Zone,
 )
 from rules_engine.table import Table
+from rules_engine.team import Mode, Team
 from rules_engine.types import Actor, PlayerId, Termination
 
 if TYPE_CHECKING:
@@ -70,6 +77,16 @@ if TYPE_CHECKING:
 P1, P2 = PlayerId.P1, PlayerId.P2
 OPENING_HAND = 7  # S-5
 HAND_LIMIT = 12  # HL-2
+TT_HEAL = 20  # TT-5 (d)
+
+
+def _text_names(ps: PlayerState) -> list[str]:
+    """The names of a character's innates and card abilities (a modifier's ``source``)."""
+    return [i.name for i in ps.character.innates] + [a.name for a in ps.character.abilities]
+
+
+def _code(c: Card) -> str:
+    return c.code
 
 
 class GameOver(Exception):
@@ -86,21 +103,45 @@ class GameCore:
         *,
         ruleset: Ruleset = DEFAULT_RULESET,
         seed: int | None = None,
+        teams: tuple[Team, Team] | None = None,
+        mode: ModeRules | None = None,
     ) -> None:
         from rules_engine.characters import rules_for
 
         self.ruleset = ruleset
-        # a starting life the ruleset changes (a source conflict's other reading, S-5)
-        p1, p2 = (ch if ruleset.starting_life(ch.id, ch.life) == ch.life
-                  else replace(ch, life=ruleset.starting_life(ch.id, ch.life)) for ch in (p1, p2))
+        # the mode's strategy (Versus unless told) and each side's roster; in Versus the two
+        # characters are in play from the start, in a team mode they enter when picked (TT-2)
+        self.mode = mode if mode is not None else ModeRules()
+        self.teams: tuple[Team, Team] = teams if teams is not None else (
+            Team.of((p1.id,)), Team.of((p2.id,)))
+        # a mode with a bench seats every member from the start (TG-2, DB-1): the table and the
+        # characters by seat; None: one seat a side (Versus, Triple Threat)
+        seating = self.mode.seating(self.teams)
+        if self.mode.mode is Mode.VERSUS:
+            for team, ch in zip(self.teams, (p1, p2), strict=True):
+                team.enter(ch.id)
+        elif seating is not None:
+            for team in self.teams:
+                for cid in team.characters:
+                    team.enter(cid)
+        self.bouts: list[Bout] = []  # team modes: one per bout, the current one last
+        self.fresh_bout = False  # opt.ttFreshBoutTurn1: the next turn is played as a turn 1
+        self.table = Table.versus() if seating is None else seating[0]
+        seated = (p1, p2) if seating is None else seating[1]
+        # a starting life the ruleset changes (a source conflict's other reading, S-5), then
+        # the mode's (DB-2: the lone character's doubled life, also its heal cap, OQ-25)
+        seated = tuple(ch if ruleset.starting_life(ch.id, ch.life) == ch.life
+                       else replace(ch, life=ruleset.starting_life(ch.id, ch.life))
+                       for ch in seated)
+        if seating is not None:
+            seated = tuple(self.mode.seat_character(self.table.side_of(PlayerId(i)), ch)
+                           for i, ch in enumerate(seated))
         self.seed = seed
         self.recorded = seed is None
         self.rng = SplitMix64(seed) if seed is not None else None
-        self.table = Table.versus()
         # seat states and rules, indexed by seat (PlayerId is an index into both)
         self.players: tuple[PlayerState, ...] = tuple(
-            PlayerState(seat, ch, ch.life) for seat, ch in zip(self.table.seats, (p1, p2),
-                                                               strict=True))
+            PlayerState(PlayerId(i), ch, ch.life) for i, ch in enumerate(seated))
         self.rules: tuple[CharacterRules, ...] = tuple(rules_for(ps.character)
                                                        for ps in self.players)
         self.seat_table(self.table)
@@ -108,22 +149,18 @@ class GameCore:
         for ps in self.players:
             for modifier in self.rules[ps.player].modifiers(ps.player):
                 self.modifiers.add(modifier)
-        # the seats whose rules react to events (the others are skipped when delivering)
-        self._listeners = [ps.player for ps in self.players
-                           if self.rules[ps.player].listens_to_events]
-        # the seats whose rules may override C6, in seat order
-        self._overriders = [ps.player for ps in self.players
-                            if self.rules[ps.player].overrides_combat]
-        # ... and those whose rules may change it by a choice (CharacterRules.contest)
-        self._contesters = [ps.player for ps in self.players
-                            if self.rules[ps.player].contests_combat]
+        self._index_rules()
         self.frozen: set[PlayerId] = set()  # seats whose decisions are skipped this turn
+        # seat -> the seat making its decisions until this turn's combat reveal (C2)
+        self.controllers: dict[PlayerId, PlayerId] = {}
         self.skip_to_combat = False  # card text: the phases up to next turn's combat are skipped
         self.journal = Journal()
         self._delivered = 0
         # per seat: the cards at the top of its deck whose order card text made known to that
         # player (Research and Development), top first; emptied by every shuffle
         self._known_top: tuple[list[Card], ...] = tuple([] for _ in self.players)
+        # per seat: the bottom card of its deck card text showed that player (Lum's roll)
+        self._known_bottom: dict[PlayerId, Card] = {}
         self.turn = 0
         self.step = "S-5"
         self.initiative: PlayerId = P1
@@ -137,6 +174,10 @@ class GameCore:
         # every decision the engine settles by itself (None: not diagnosing).
         self.diagnosing: Probe | None = None
         self._decision: Decision | None = None
+        # seats whose decisions the mode derives (a Training bot, TR-3): never logged; the
+        # choices made for them, as (events applied before it, seat, action), in order
+        self._derived: frozenset[PlayerId] = self.mode.derived_seats(self)
+        self.derived: list[tuple[int, PlayerId, Action]] = []
         self._gen = self._play()
         self._advance(None)
 
@@ -176,6 +217,11 @@ class GameCore:
             raise IllegalActionError(
                 self.position(), player, action, "END-2",
                 "the game is over; no further event may follow")
+        if player in self._derived:
+            raise IllegalActionError(
+                self.position(), player, action, self.mode.derived_rule(d.step),
+                f"{player.name} is played by the engine ({self.mode.mode.label} bot): its "
+                "choices are derived, never logged, and this is not the choice the bot makes")
         if player not in d.players:
             who = " or ".join(p.name for p in d.players)
             raise IllegalActionError(
@@ -225,11 +271,130 @@ class GameCore:
         states by initiative order, the active pair and each seat's opponent are looked up
         here once, not worked out at every step."""
         self.table = table
+        # the seats in play, in seat order (every seat in Versus; a defeated Tag Team
+        # character's seat has left the table, TG-KO)
+        self.seated: tuple[PlayerState, ...] = tuple(
+            self.players[s] for s in sorted(table.seats))
         self._orders = {s: tuple(self.players[x] for x in table.in_initiative_order(s))
                         for s in table.seats}
         self.actives: tuple[PlayerState, PlayerState] = (
             self.players[table.actives[0]], self.players[table.actives[1]])
         self._opponent_of = {s: self.players[table.opponent(s)] for s in table.seats}
+
+    def _index_rules(self) -> None:
+        """Which seats' rules react to events (the others are skipped when delivering), may
+        override C6 (in seat order), or may change it by a choice (CharacterRules.contest);
+        worked out again when a character comes in."""
+        self._listeners = [ps.player for ps in self.seated
+                           if self.rules[ps.player].listens_to_events]
+        self._overriders = [ps.player for ps in self.seated
+                            if self.rules[ps.player].overrides_combat]
+        self._contesters = [ps.player for ps in self.seated
+                            if self.rules[ps.player].contests_combat]
+        # the seats whose rules may replace a draw (CharacterRules.replace_draw)
+        self._draw_replacers = [ps.player for ps in self.seated
+                                if self.rules[ps.player].replaces_draws]
+
+    # ------------------------------------------------------------------ teams (modes)
+
+    def active_characters(self) -> tuple[str, str]:
+        """The characters in combat, side A's first."""
+        return self.actives[0].character.id, self.actives[1].character.id
+
+    def starting_life(self, character_id: str) -> int:
+        """S-5 under this ruleset (GEN-8's cap)."""
+        ch = character(character_id)
+        return self.ruleset.starting_life(ch.id, ch.life)
+
+    def bring_in(self, side: int, character_id: str, *, fresh_deal: bool) -> Step:
+        """A team mode sends ``character_id`` into ``side``'s seat (TT-2, TT-4): a new seat
+        state at full life with its own rules and innates; the outgoing character's state,
+        rules and modifiers on that seat leave with it. ``fresh_deal`` (OQ-17): the new
+        character shuffles its fresh deck and draws an opening 7 now; otherwise S-5 deals."""
+        from rules_engine.characters import rules_for
+
+        seat = self.table.active(side)
+        ch = character(character_id)
+        if self.ruleset.starting_life(ch.id, ch.life) != ch.life:
+            ch = replace(ch, life=self.ruleset.starting_life(ch.id, ch.life))
+        ps = PlayerState(seat, ch, ch.life)
+        self.modifiers.remove(lambda m: m.seat is seat)
+        self.players = tuple(ps if s == seat else old for s, old in enumerate(self.players))
+        self.rules = tuple(rules_for(ch) if s == seat else r for s, r in enumerate(self.rules))
+        for modifier in self.rules[seat].modifiers(seat):
+            self.modifiers.add(modifier)
+        self._known_top[seat].clear()
+        self._known_bottom.pop(seat, None)
+        # card text's control of a seat (Mistress's Command) ends with the character
+        self.controllers = {s: by for s, by in self.controllers.items()
+                            if s != seat and by != seat}
+        self.seat_table(self.table)
+        self._index_rules()
+        self.teams[side].enter(ch.id)
+        if fresh_deal:
+            ps.deck = list(deck_for(self.ruleset.jokers is Jokers.INCLUDED))
+            if self.rng is not None:
+                self.rng.shuffle(ps.deck)
+            yield from self._draw(ps, "OQ-17", OPENING_HAND)
+
+    def end_bout(self) -> None:
+        """The bout ended at a knockout (END-2: at once): the combat areas are cleared into
+        the discard piles, "this combat" and "this turn" effects end with the turn, both
+        characters' knockdowns are cleared (OQ-17), and card text of a defeated character
+        stops applying to the other side (modifiers it put on the winner)."""
+        for ps in self.players:
+            for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo
+                                                    if self.combo_seat is ps.player
+                                                    and e.played_in_c10 and not e.returned)]:
+                if c is not None and c not in ps.discard:
+                    self.discard(ps, c)
+            ps.combat_card, ps.face_down, ps.combat_move = None, None, None
+            ps.knocked_down = ps.knockdown_next = False
+            ps.combo_points_spent, ps.chains = 0, []
+        self.combat = Combat()
+        self.expire_modifiers(Expiry.END_OF_COMBAT)
+        self.expire_modifiers(Expiry.END_OF_TURN)
+        self.frozen.clear()
+        winners = {ps.character.id for ps in self.players if ps.life > 0}
+        gone = {name for ps in self.players if ps.life <= 0 for name in _text_names(ps)}
+        kept = {name for ps in self.players if ps.life > 0 for name in _text_names(ps)}
+        if winners:
+            self.modifiers.remove(lambda m: m.source in gone and m.source not in kept)
+        self.fresh_bout = self.ruleset.ttFreshBoutTurn1
+
+    def winner_carries_on(self, ps: PlayerState) -> None:
+        """TT-5: the winning character shuffles its discard pile into its deck, keeps its hand
+        and every effect in play, and heals 20 up to its maximum. This heal is no "heal" card
+        text reacts to (Gloria's Healing Sphere), so it is not journalled as one."""
+        ps.deck.extend(ps.discard)
+        ps.discard.clear()
+        self.shuffle_deck(ps)
+        ps.life = min(ps.life + TT_HEAL, ps.character.life)
+
+    def retire(self, seat: PlayerId) -> None:
+        """TG-KO: a defeated character leaves play; its partner, if any, becomes its side's
+        active character (not knocked down, hand, deck and life kept: OQ-14). Its modifiers
+        and card-text control of or by its seat leave with it."""
+        self.modifiers.remove(lambda m: m.seat is seat)
+        self.controllers = {s: by for s, by in self.controllers.items()
+                            if s != seat and by != seat}
+        self.frozen.discard(seat)
+        side = self.table.side_of(seat)
+        self.seat_table(self.table.without(seat))
+        self._index_rules()
+        if self.initiative is seat:
+            self.initiative = self.table.active(side)
+
+    def swap_active(self, side: int) -> None:
+        """A snapback (SB-2; a tag later): ``side``'s benched seat becomes active and the active
+        one goes to the bench; initiative stays with the side."""
+        seats = self.table.sides[side]
+        swapped = (seats[1], seats[0], *seats[2:])
+        a, b = self.table.sides
+        self.seat_table(Table((swapped, b) if side == 0 else (a, swapped)))
+        self._index_rules()
+        if self.initiative is seats[0]:
+            self.initiative = seats[1]
 
     def opponent(self, ps: PlayerState) -> PlayerState:
         """The opposing active seat (Table.opponent)."""
@@ -252,6 +417,8 @@ class GameCore:
                 self._decision = next(self._gen)
             else:
                 self._decision = self._gen.send(sent)
+            if self._derived:
+                self._derive()
         except StopIteration:
             self._decision = None
             if self.outcome is None:
@@ -263,6 +430,29 @@ class GameCore:
         except Exception as exc:  # an engine bug, never blamed on the player
             raise EngineInvariantError(
                 f"engine failure at turn {self.turn}, step {self.step}: {exc!r}") from exc
+
+    def _derive(self) -> None:
+        """Take every decision of a derived seat (the mode's bot) with the mode's choice; a
+        simultaneous decision shared with a player is offered to that player alone first (the
+        C1 commit: the bot turns over its card after the human committed, TR-5)."""
+        d = self._decision
+        while d is not None:
+            bots = [p for p in d.players if p in self._derived]
+            if not bots:
+                return
+            humans = tuple(p for p in d.players if p not in self._derived)
+            if humans:
+                self._decision = Decision(d.step, humans, d.rule, d.check, d.options)
+                return
+            seat = bots[0]
+            action = self.mode.derive(self, d, seat)
+            try:
+                d.check(seat, action)
+            except RuleViolation as v:
+                raise EngineInvariantError(
+                    f"the {self.mode.mode.label} bot chose an illegal {action}: {v}") from v
+            self.derived.append((self.events_applied, seat, action))
+            d = self._decision = self._gen.send((seat, action))
 
     def _ask(
         self, step: str, players: tuple[PlayerId, ...], rule: str,
@@ -293,6 +483,16 @@ class GameCore:
     def freeze(self, ps: PlayerState) -> None:
         """``ps`` skips every decision it would make for the rest of this turn."""
         self.frozen.add(ps.player)
+
+    def control(self, ps: PlayerState, by: PlayerState) -> None:
+        """``by`` makes ``ps``'s decisions from now until this turn's combat reveal (C2)."""
+        self.controllers[ps.player] = by.player
+
+    def controller(self, seat: PlayerId) -> PlayerId:
+        """The seat that makes ``seat``'s decisions now: ``seat`` itself, or the seat card text
+        gave control of it (Mistress's Command) until the combat reveal (C2). The decisions
+        and their events stay ``seat``'s; only who chooses changes (bots, the public view)."""
+        return self.controllers.get(seat, seat)
 
     def skip_to_next_combat(self) -> None:
         """Card text (Acrobatics): after this combat, the players skip forward to next turn's
@@ -335,6 +535,17 @@ class GameCore:
     def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
         """Draw ``n`` cards (one at a time); END-4 / END-8 time-out bookkeeping."""
         for _ in range(n):
+            if self._draw_replacers:  # card text may replace this draw (Bare Your Soul)
+                self.step = step
+                replaced = False
+                for seat in self._draw_replacers:
+                    replaced = yield from self.rules[seat].replace_draw(
+                        self, self.players[seat], ps)
+                    if replaced:
+                        break
+                if replaced:
+                    self.journal.record(Drew(self.turn, step, ps.player))
+                    continue
             if not ps.deck:
                 if self.ruleset.timeout is Timeout.RULEBOOK:
                     self.timeout_triggered = True  # END-8: must draw from an empty deck
@@ -358,6 +569,56 @@ class GameCore:
             if not ps.deck and self.ruleset.timeout is Timeout.RULEBOOK:
                 self.timeout_triggered = True  # END-4: the last card was drawn
 
+    def reveal_top(self, ps: PlayerState, n: int, step: str) -> Generator[
+            Decision, tuple[PlayerId, Action], list[Card]]:
+        """The top ``n`` cards of ``ps``'s deck (fewer when it is shorter), top first, revealed
+        to both players and left in the deck (the caller moves them). Seeded: the deck's order;
+        recorded: each is a ``draw`` event of ``ps`` naming the card (the known top first)."""
+        if not self.recorded:
+            return ps.deck[:n]
+        out: list[Card] = []
+        known = self._known_top[ps.player]
+
+        def options(p: PlayerId) -> list[Action]:
+            if len(out) < len(known):
+                return [Draw(known[len(out)])]
+            return [Draw(c) for c in sorted(set(ps.deck) - set(out), key=lambda c: c.code)]
+
+        def check(p: PlayerId, action: Action) -> None:
+            if not isinstance(action, Draw):
+                raise RuleViolation("GEN-4", f"a card of {p.name}'s deck is revealed here; "
+                                             "record it (draw)")
+            if action.card not in ps.deck or action.card in out:
+                raise RuleViolation("GEN-6", f"{action.card} is not in {p.name}'s deck")
+            if len(out) < len(known) and action.card is not known[len(out)]:
+                raise RuleViolation("GEN-6", f"{known[len(out)]} is the next card of "
+                                             f"{p.name}'s deck (put there by card text)")
+
+        for _ in range(min(n, len(ps.deck))):
+            self.step = step
+            _, action = yield Decision(step, (ps.player,), step, check, options)
+            assert isinstance(action, Draw)
+            out.append(action.card)
+        return out
+
+    def combo_choices(self, ps: PlayerState) -> list[Combo]:
+        """The combo moves ``ps`` may play now from hand (C10; ``game/combo.py``)."""
+        raise NotImplementedError
+
+    def play_combo(self, ps: PlayerState, action: Combo) -> Step:
+        """Card text plays ``action`` as ``ps``'s next combo move (``game/combo.py``)."""
+        raise NotImplementedError
+
+    def hand_to_deck_bottom(self, ps: PlayerState) -> int:
+        """``ps``'s whole hand, shuffled (seeded games), goes to the bottom of its deck (a hand
+        remake: Creator and Destroyer); returns how many cards went."""
+        cards = list(ps.hand)
+        ps.hand.clear()
+        if self.rng is not None:
+            self.rng.shuffle(cards)
+        ps.deck.extend(cards)
+        return len(cards)
+
     def _check_draw(self, player: PlayerId, action: Action) -> None:
         if not isinstance(action, Draw):
             raise RuleViolation("GEN-4", f"a draw is due here; record the card {player.name} drew")
@@ -374,14 +635,28 @@ class GameCore:
         self.outcome = Outcome(termination, winner)
         raise GameOver
 
+    def end(self, termination: Termination, winner: PlayerId | None) -> None:
+        """The game ends now (END-2) with ``winner`` (None: a draw)."""
+        self._end(termination, winner)
+
     def _score_by_life(self, termination: Termination) -> None:
-        """END-7: the side with higher life wins, equal life is a draw."""
-        a, b = self.side_life(0), self.side_life(1)
-        self._end(termination, None if a == b else self.table.active(0 if a > b else 1))
+        """END-7: the side with higher life wins, equal life is a draw (the mode says what a
+        side's score is: OQ-18 in Triple Threat, TG-10 in Tag Team). The winner is named by
+        the side's first seat (P1 for side A, P2 for side B: the seat the side's log
+        entry has)."""
+        a, b = self.mode.side_score(self, 0), self.mode.side_score(self, 1)
+        self._end(termination, None if a == b else PlayerId(0 if a > b else 1))
 
     def _ko_check(self) -> None:
-        """END-2 / END-3: a character at 0 or less is defeated; both at once = double KO."""
+        """END-2 / END-3: a character at 0 or less is defeated; what follows is the mode's
+        (Versus: the game ends; Triple Threat: the bout does, TT-4)."""
         a, b = self.actives[0].life <= 0, self.actives[1].life <= 0
+        if a or b:
+            self.mode.knockout(self, (a, b))
+
+    def versus_knockout(self, out: tuple[bool, bool]) -> None:
+        """END-2 / END-3: the defeated side loses; both at once = double KO (CF-23)."""
+        a, b = out
         if a and b:
             double_ko = self.ruleset.doubleKO
             if self.ruleset.timeout is Timeout.NO_DRAWS:
@@ -409,17 +684,17 @@ class GameCore:
         window closes after every seat passed in a row (two passes in Versus). A seat with
         nothing playable passes without an event (a decision with one choice)."""
         rules = self.rules
-        for ps in self.players:
+        for ps in self.seated:
             if rules[ps.player].can_act(self, ps, window):
                 break
         else:
             if self.diagnosing is not None:
-                self.skipped(step, tuple(ps.player for ps in self.players), (UseAbility,),
+                self.skipped(step, tuple(ps.player for ps in self.seated), (UseAbility,),
                              lambda p, a: self._check_window(p, a, window))
             return  # nobody can act: the window closes without a decision
         first = current = self.initiative
         passes = 0
-        while passes < len(self.players):
+        while passes < len(self.seated):
             ps = self.players[current]
             if not rules[current].can_act(self, ps, window):
                 if self.diagnosing is not None:
@@ -464,8 +739,17 @@ class GameCore:
 
     def shuffle_deck(self, ps: PlayerState) -> None:
         self._known_top[ps.player].clear()
+        self._face_up_back(ps)
+        self._known_bottom.pop(ps.player, None)
         if self.rng is not None:
             self.rng.shuffle(ps.deck)
+
+    def ask_at(
+        self, step: str, players: tuple[PlayerId, ...], rule: str,
+        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
+    ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
+        """A decision at ``step`` (a mode's own steps: TT-2, TT-4)."""
+        return (yield from self._ask(step, players, rule, check, options))
 
     def ask(
         self, players: tuple[PlayerId, ...], rule: str,
@@ -487,29 +771,53 @@ class GameCore:
         (``CharacterRules.after_counter``) and the card goes where the counter says
         (``counter_sends_card``: the discard pile by CTR-3, the deck's bottom for Crash and
         Flow)."""
-        opp = self.opponent(owner)
-        rules = self.rules[opp.player]
-        if not rules.can_counter(self, opp, ability):
-            if self.diagnosing is not None:
-                self.skipped(self.step, (opp.player,), (UseAbility,),
-                             lambda p, a: rules.check_counter(self, opp, ability, a))
-            return False
-        _, action = yield from self._ask(
-            self.step, (opp.player,), "CTR-2",
-            lambda p, a: rules.check_counter(self, opp, ability, a),
-            lambda p: [Pass(), *rules.counter_options(self, opp, ability)])
-        if isinstance(action, Pass):
-            return False
+        # the opposing seats in play, in initiative order: the opponent in Versus; in Tag Team
+        # its benched partner too (TG-8 c: Grave's Mental Toughness from the bench counters an
+        # ability of either opposing player); the first that counters does
+        theirs = self.table.opponents(owner.player)
+        for opp in (ps for ps in self.order() if ps.player in theirs):
+            rules = self.rules[opp.player]
+            if not rules.can_counter(self, opp, ability):
+                if self.diagnosing is not None:
+                    self.skipped(self.step, (opp.player,), (UseAbility,),
+                                 lambda p, a, r=rules, o=opp: r.check_counter(  # type: ignore[misc]
+                                     self, o, ability, a))
+                continue
+            _, action = yield from self._ask(
+                self.step, (opp.player,), "CTR-2",
+                lambda p, a, r=rules, o=opp: r.check_counter(  # type: ignore[misc]
+                    self, o, ability, a),
+                lambda p, r=rules, o=opp: [Pass(), *r.counter_options(  # type: ignore[misc]
+                    self, o, ability)])
+            if isinstance(action, Pass):
+                continue
+            return (yield from self._countered(owner, opp, rules, action, card))
+        return False
+
+    def _countered(self, owner: PlayerState, opp: PlayerState, rules: CharacterRules,
+                   action: Action, card: Card | None) -> Generator[
+            Decision, tuple[PlayerId, Action], bool]:
+        """``opp`` played the counter ``action`` against ``owner``'s ability (CTR-2, OQ-13)."""
         refund = rules.pay_counter(self, opp, action)
         own = action.card if isinstance(action, UseAbility) else None
         countered_back = yield from self.offer_counter(opp, rules.counter_name(action), own)
         if countered_back:
             refund()  # CTR-3: the counter is undone, costs back to hand
             return False
+        # a counter with a price the countered player may pay instead (Do As Told)
+        if (yield from rules.counter_resisted(self, opp, owner, action)):
+            return False
         yield from rules.after_counter(self, opp, owner, action)
         if card is not None and rules.counter_sends_card(action) is Zone.DECK:
             self._to_deck_bottom(owner, card)
         return True
+
+    def _face_up_back(self, ps: PlayerState) -> None:
+        """A shuffle of ``ps``'s deck shuffles its face-up cards back into it (Bare Your
+        Soul); the caller shuffles."""
+        if ps.face_up:
+            ps.deck.extend(ps.face_up)
+            ps.face_up.clear()
 
     def _to_deck_bottom(self, ps: PlayerState, card: Card) -> None:
         """A countered card played from hand goes to the bottom of its owner's deck (GEN-6:
@@ -547,7 +855,8 @@ class GameCore:
                 raise EngineInvariantError(f"{card} is not a combo move this combat")
             entry.returned = True  # it leaves the combo area now, not at C13c
         else:
-            zone = {Zone.HAND: ps.hand, Zone.DECK: ps.deck, Zone.DISCARD: ps.discard}[frm]
+            zone = {Zone.HAND: ps.hand, Zone.DECK: ps.deck, Zone.DISCARD: ps.discard,
+                    Zone.FACE_UP: ps.face_up}[frm]
             if card not in zone:
                 raise EngineInvariantError(f"{card} is not in {ps.player.name}'s {frm.value}")
             zone.remove(card)
@@ -561,6 +870,10 @@ class GameCore:
             self.discard(ps, card)
         elif to is Zone.DECK:
             ps.deck.insert(0, card)
+        elif to is Zone.BANISHED:
+            ps.banished.append(card)  # removed from the game (Into Oblivion)
+        elif to is Zone.FACE_UP:
+            ps.face_up.append(card)
         else:
             raise EngineInvariantError(f"cards are not moved into the {to.value} area this way")
 
@@ -619,6 +932,100 @@ class GameCore:
     def expire_modifiers(self, until: Expiry) -> None:
         self.modifiers.expire(until)
 
+    # --- chance outcomes card text asks for (a deck's top or bottom card, a random hand card) --
+    def _chance_card(self, ps: PlayerState, step: str, check: Callable[[PlayerId, Action], None],
+                     options: Callable[[PlayerId], list[Action]]) -> Generator[
+            Decision, tuple[PlayerId, Action], Card]:
+        """A tabletop log's recorded chance outcome (``Draw`` or ``Reveal``) by ``ps``."""
+        self.step = step
+        _, action = yield Decision(step, (ps.player,), step, check, options)
+        assert isinstance(action, Draw | Reveal)
+        return action.card
+
+    def take_top(self, ps: PlayerState, step: str) -> Generator[
+            Decision, tuple[PlayerId, Action], Card | None]:
+        """Card text takes the top card of ``ps``'s deck (to discard or reveal it; the caller
+        puts it somewhere): the seeded deck's top, or in a tabletop log a ``draw`` event that
+        names it (GEN-6: it is in the deck; a top card card text made known comes first).
+        None when the deck is empty. Not a draw (no ``Drew``, no END-4)."""
+        if not ps.deck:
+            return None
+        if self.recorded:
+            c = yield from self._chance_card(
+                ps, step, self._check_draw,
+                lambda p: [Draw(c) for c in (self._known_top[p][:1] or sorted(
+                    set(self.players[p].deck), key=lambda c: c.code))])
+            ps.deck.remove(c)
+        else:
+            c = ps.deck.pop(0)
+        if c in self._known_top[ps.player]:
+            self._known_top[ps.player].remove(c)
+        return c
+
+    def draw_bottom(self, ps: PlayerState, step: str) -> Step:
+        """Card text draws the bottom card of ``ps``'s deck (END-4 bookkeeping as a draw): the
+        seeded deck's last card, or in a tabletop log a ``draw`` event naming a deck card that
+        is not one of the top cards card text made known (unless the deck is only those)."""
+        if not ps.deck:
+            return
+        known = self._known_top[ps.player]
+
+        def check(player: PlayerId, action: Action) -> None:
+            if not isinstance(action, Draw):
+                raise RuleViolation("GEN-4", f"a draw is due here; record the card "
+                                             f"{player.name} drew from the bottom of the deck")
+            if action.card not in ps.deck:
+                raise RuleViolation("GEN-6", f"{action.card} cannot be drawn: it is not in "
+                                             f"{player.name}'s deck")
+            if action.card in known and len(known) < len(ps.deck):
+                raise RuleViolation("GEN-6", f"{action.card} is near the top of "
+                                             f"{player.name}'s deck, not at the bottom")
+
+        if self.recorded:
+            c = yield from self._chance_card(
+                ps, step, check,
+                lambda p: [Draw(c) for c in sorted(
+                    set(ps.deck) - (set(known) if len(known) < len(ps.deck) else set()),
+                    key=lambda c: c.code)])
+            ps.deck.remove(c)
+        else:
+            c = ps.deck.pop()
+        if c in known:
+            known.remove(c)
+        ps.hand.append(c)
+        self.journal.record(Drew(self.turn, step, ps.player))
+        if not ps.deck and self.ruleset.timeout is Timeout.RULEBOOK:
+            self.timeout_triggered = True  # END-4: the last card was drawn
+
+    def random_hand_card(self, ps: PlayerState, step: str) -> Generator[
+            Decision, tuple[PlayerId, Action], Card | None]:
+        """A card of ``ps``'s hand chosen at random (it stays in the hand; revealing it is the
+        caller's business): from the seeded stream, or in a tabletop log a ``reveal`` event by
+        ``ps`` naming a card of its hand. None with an empty hand."""
+        if not ps.hand:
+            return None
+        if not self.recorded:
+            assert self.rng is not None
+            return ps.hand[self.rng.below(len(ps.hand))]
+
+        def check(player: PlayerId, action: Action) -> None:
+            if not isinstance(action, Reveal):
+                raise RuleViolation("GEN-4", f"a random reveal is due here; record the card "
+                                             f"{player.name} revealed from their hand")
+            if action.card not in ps.hand:
+                raise RuleViolation("GEN-6", f"{action.card} is not in {player.name}'s hand")
+
+        return (yield from self._chance_card(
+            ps, step, check,
+            lambda p: [Reveal(c) for c in sorted(set(ps.hand), key=lambda c: c.code)]))
+
+    def peek_bottom(self, ps: PlayerState) -> None:
+        """Card text shows ``ps`` the bottom card of its deck: its owner sees it in
+        ``public_view`` (``deck_bottom``) while it stays the bottom card (seeded games; a
+        tabletop log does not record it)."""
+        if ps.deck and not self.recorded:
+            self._known_bottom[ps.player] = ps.deck[-1]
+
     # ------------------------------------------------------------------ Ace searches
 
     def search(self, ps: PlayerState, owed: int, step: str) -> Step:
@@ -647,14 +1054,30 @@ class GameCore:
         assert isinstance(action, Search)
         self._take_aces(ps, action.from_discard, action.from_deck, owed)
 
+    def search_target(self, ps: PlayerState, c: Card, power_up: bool = False) -> bool:
+        """Whether an ACE-SEARCH may take ``c``: an Ace, or in a Power Up search (P5) a card
+        card text lets ``ps`` power up for (``POWER_UP_FOR``: Menelker's black face cards)."""
+        if c.is_ace:
+            return True
+        return power_up and self.modifiers.fold(POWER_UP_FOR, ps, c, False)
+
+    def search_targets(self, ps: PlayerState, cards: list[Card], power_up: bool = False,
+                       ) -> list[Card]:
+        """The ``cards`` an ACE-SEARCH may take (:meth:`search_target` of each). Without a
+        ``POWER_UP_FOR`` modifier on the seat (every game without Menelker) that is the Aces:
+        one attribute read per card instead of a modifier fold."""
+        if power_up and self.modifiers.any_for(POWER_UP_FOR, ps.player):
+            return [c for c in cards if self.search_target(ps, c, True)]
+        return [c for c in cards if c.is_ace]
+
     def _search_choices(self, ps: PlayerState, owed: int, free: bool,
-                        discard: list[Card] | None = None,
+                        discard: list[Card] | None = None, power_up: bool = False,
                         ) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
         """Every legal ACE-SEARCH(owed) choice; ``discard`` is the pile as the search sees it
-        (Power Up adds its sets, PU-7)."""
+        (Power Up adds its sets, PU-7); ``power_up``: a Power Up search (P5)."""
         discard = ps.discard if discard is None else discard
-        d_aces = sorted({c for c in discard if c.is_ace}, key=lambda c: c.code)
-        k_aces = sorted({c for c in ps.deck if c.is_ace}, key=lambda c: c.code)
+        d_aces = sorted(set(self.search_targets(ps, discard, power_up)), key=_code)
+        k_aces = sorted(set(self.search_targets(ps, ps.deck, power_up)), key=_code)
         out = []
         for nd in range(min(owed, len(d_aces)) + 1):
             for nk in range(min(owed - nd, len(k_aces)) + 1):
@@ -667,7 +1090,7 @@ class GameCore:
 
     def _check_search(self, ps: PlayerState, from_discard: tuple[Card, ...],
                       from_deck: tuple[Card, ...], owed: int, free: bool = False,
-                      discard: list[Card] | None = None) -> None:
+                      discard: list[Card] | None = None, power_up: bool = False) -> None:
         """PU-5: the named Aces are in their zones, and the owed count is respected.
 
         ``discard`` is the discard pile as the search sees it (Power Up adds its sets, PU-7).
@@ -678,11 +1101,11 @@ class GameCore:
             if len(set(cards)) != len(cards):
                 raise RuleViolation("PU-5", "the same Ace is named twice")
             for c in cards:
-                if not c.is_ace:
+                if not c.is_ace and not self.search_target(ps, c, power_up):
                     raise RuleViolation("PU-5", f"{c} is not an Ace")
                 if c not in zone:
                     raise RuleViolation("PU-5", f"{c} is not in {ps.player.name}'s {name}")
-        d_aces = sum(1 for c in discard if c.is_ace)
+        d_aces = len(self.search_targets(ps, discard, power_up))
         v = cb.search_violation(owed, len(from_discard), len(from_deck), d_aces, self.ruleset,
                                 free)
         if v is not None:
@@ -704,6 +1127,7 @@ class GameCore:
                 self._known_top[ps.player].remove(c)
         if looked:
             self._known_top[ps.player].clear()  # the deck is shuffled (on the table too)
+            self._face_up_back(ps)
         if looked and self.rng is not None:
             self.rng.shuffle(ps.deck)  # PU-6
 
@@ -728,8 +1152,7 @@ class GameCore:
         """The move a log names on card ``c`` (type, plus name where two ends share a type)."""
         if move_type is None:
             raise RuleViolation(rule, f"{c} needs a move: name the end that faces the opponent")
-        moves = ps.character.moves_of(c)
-        same_type = [m for m in moves if m.type is move_type]
+        same_type = ps.character.moves_of_type(c, move_type)
         if name is not None:
             for m in same_type:
                 if m.name == name:
@@ -740,7 +1163,7 @@ class GameCore:
             return self.played_move(ps, c, same_type[0])
         if len(same_type) > 1:
             raise RuleViolation("GL-MOVE", f"{c} has two {move_type.value} moves: name one")
-        printed = " / ".join(m.label for m in moves)
+        printed = " / ".join(m.label for m in ps.character.moves_of(c))
         raise RuleViolation("GL-ORIENT", f"{c} shows {printed}; it has no {move_type.value} end")
 
     def _check_aces(self, ps: PlayerState, cards: tuple[Card, ...], m: Move,
@@ -759,4 +1182,14 @@ class GameCore:
 
     def _play(self) -> Step:
         """The whole game as one generator (:class:`rules_engine.game.Game` defines it)."""
+        raise NotImplementedError
+
+    def commit_second(self, ps: PlayerState) -> Generator[Decision, tuple[PlayerId, Action],
+                                                          Commit | None]:
+        """Card text: a second face-down combat card (:class:`rules_engine.game.combat.
+        CombatSteps` defines it)."""
+        raise NotImplementedError
+
+    def use_second(self, ps: PlayerState, keep_second: bool) -> None:
+        """Card text: which of two revealed combat cards is used (``CombatSteps`` defines it)."""
         raise NotImplementedError

@@ -40,8 +40,8 @@ class PowerUpSteps(GameCore):
             k = cb.set_key(c)
             counts[k] = counts.get(k, 0) + 1
         has_set = any(n >= 2 for n in counts.values())
-        if not has_set and not (chain and (any(c.is_ace for c in ps.discard)
-                                           or any(c.is_ace for c in ps.deck))):
+        if not has_set and not (chain and (self.search_targets(ps, ps.discard, True)
+                                           or self.search_targets(ps, ps.deck, True))):
             if self.diagnosing is not None:
                 self.skipped("P2", (ps.player,), (PowerUp,),
                              lambda p, a: self._check_power_up(ps, a, chain))
@@ -81,7 +81,7 @@ class PowerUpSteps(GameCore):
                         "ends it, and it earns Aces from 3 on, CH-3)")
         # PU-7: the sets are discarded before the search, so their Aces can be found again.
         self._check_search(ps, action.from_discard, action.from_deck, owed,
-                           discard=ps.discard + list(action.sets))
+                           discard=ps.discard + list(action.sets), power_up=True)
 
     def _power_up_options(self, ps: PlayerState, chain: int) -> list[Action]:
         """Representative choices: per rank, none or the first 2..n cards of it in hand."""
@@ -98,7 +98,8 @@ class PowerUpSteps(GameCore):
             owed = chain + (cb.set_entitlement(sets) if sets else 0)
             if owed == 0:
                 continue
-            for d, k in self._search_choices(ps, owed, False, ps.discard + list(sets)):
+            for d, k in self._search_choices(ps, owed, False, ps.discard + list(sets),
+                                             power_up=True):
                 if sets or d or k:
                     out.append(PowerUp(sets, d, k))
         return out
@@ -108,8 +109,10 @@ class PowerUpSteps(GameCore):
                                     f"limit is {limit}: there is nothing to discard")
 
     def _hand_limit(self, ps: PlayerState) -> Step:
-        """K2 / HL-1: discard down to the hand limit, choosing the cards."""
-        limit = self.modifiers.fold(HAND_LIMIT, ps, None, HAND_LIMIT_HL2)
+        """K2 / HL-1: discard down to the hand limit, choosing the cards (every seat in play:
+        TG-5; the mode's limit: DB-4)."""
+        limit = self.modifiers.fold(HAND_LIMIT, ps, None,
+                                    self.mode.hand_limit(self, ps, HAND_LIMIT_HL2))
         excess = len(ps.hand) - limit
         if excess <= 0:
             if self.diagnosing is not None:

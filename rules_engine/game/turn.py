@@ -45,18 +45,22 @@ from rules_engine.errors import (
 from rules_engine.game.combat import CombatSteps
 from rules_engine.game.core import OPENING_HAND, GameOver
 from rules_engine.game.views import Views
+from rules_engine.modes import BoutOver, mode_rules
 from rules_engine.modifiers import DRAW_COUNT, Expiry
 
 if TYPE_CHECKING:
     from rules_engine.log import MatchLog
 from rules_engine.ruleset import (
+    DEFAULT_RULESET,
     InitiativeTie,
     Jokers,
+    Ruleset,
     Timeout,
 )
 from rules_engine.state import (
     Step,
 )
+from rules_engine.team import Mode, Team
 from rules_engine.types import PlayerId, Termination
 
 
@@ -72,14 +76,34 @@ class Game(CombatSteps, Views):
     @staticmethod
     def for_log(log: MatchLog) -> Game:
         """The game a log describes, before its first event."""
-        return Game(character(log.characters[0]), character(log.characters[1]),
-                    ruleset=log.ruleset, seed=log.seed)
+        if log.mode is Mode.VERSUS:
+            return Game(character(log.characters[0]), character(log.characters[1]),
+                        ruleset=log.ruleset, seed=log.seed)
+        return Game.for_teams(log.mode, log.teams, ruleset=log.ruleset, seed=log.seed)
+
+    @staticmethod
+    def for_teams(mode: Mode, teams: tuple[Team, Team], *, ruleset: Ruleset = DEFAULT_RULESET,
+                  seed: int | None = None) -> Game:
+        """A team-mode game (TT-1): each side a :class:`Team` of characters. The first
+        characters are picked in the game (TT-2), so none is in play before.
+
+        >>> g = Game.for_teams(Mode.TRIPLE_THREAT, (Team.of(("grave", "jaina", "midori")),
+        ...                    Team.of(("rook", "lum", "setsuki"))), seed=1)
+        >>> g.step, g.actor, g.legal_actions(g.acting_players[0])[0]
+        ('TT-2', <Actor.SIMULTANEOUS: 'simultaneous'>, Pick(incoming='grave'))
+        """
+        firsts = (character(teams[0].characters[0]), character(teams[1].characters[0]))
+        return Game(*firsts, ruleset=ruleset, seed=seed, teams=teams, mode=mode_rules(mode))
 
     def _play(self) -> Step:
         try:
+            yield from self.mode.before_setup(self)
             yield from self._setup()
             while True:
-                yield from self._turn()
+                try:
+                    yield from self._turn()
+                except BoutOver as bout:
+                    yield from self.mode.between_bouts(self, bout.defeated_sides)
         except GameOver:
             self.step = "END"
             return
@@ -108,13 +132,14 @@ class Game(CombatSteps, Views):
         self.first_initiative = self.initiative
 
     def _lower_life_side(self) -> PlayerId | None:
-        """INI-1: the active seat of the side with less life, or None when they are equal."""
-        a, b = self.side_life(0), self.side_life(1)
+        """INI-1: the active seat of the side with less life, or None when they are equal
+        (OQ-16: the active characters' life in team modes)."""
+        a, b = self.actives[0].life, self.actives[1].life
         return None if a == b else self.table.active(0 if a < b else 1)
 
     def _skipped_phase(self, step: str, kinds: tuple[type[Action], ...]) -> None:
         """For a diagnosis: card text skipped this step (Acrobatics, AB-2)."""
-        self.skipped(step, tuple(ps.player for ps in self.players), kinds,
+        self.skipped(step, tuple(ps.player for ps in self.seated), kinds,
                      self._skipped_by_card_text)
 
     @staticmethod
@@ -143,25 +168,29 @@ class Game(CombatSteps, Views):
                     "T1", self.table.actives, "CF-02", self._check_initiative,
                     lambda p: [WinInitiative()])
                 self.initiative = player
-        for ps in self.players:
+        for ps in self.seated:
             ps.knocked_down = ps.knockdown_next  # KD-3
             ps.knockdown_next = False
             ps.combo_points_spent = 0
             ps.chains = []
         self.frozen.clear()  # Chillbane's freeze lasts the rest of the turn it hit
-        for ps in self.players:
+        for ps in self.seated:
             self.rules[ps.player].start_of_turn(self, ps)
         # T2: draw phase, skipped on turn 1 and after card text skipped forward to this turn's
         # combat (Acrobatics).
         skipped = self.skip_to_combat
         self.skip_to_combat = False
+        fresh, self.fresh_bout = self.fresh_bout, False  # OQ-17 opt.ttFreshBoutTurn1
         if skipped and self.diagnosing is not None:
             self._skipped_phase("T2", (Draw,))
             self._skipped_phase("T3", (UseAbility,))
-        if self.turn > 1 and not skipped:
+        if self.turn > 1 and not skipped and not fresh:
             for ps in self.order():
-                # T2: one card, unless card text changes the count (DRAW_COUNT)
-                yield from self._draw(ps, "T2", self.modifiers.fold(DRAW_COUNT, ps, "T2", 1))
+                # T2: one card (the mode's count: TG-4, DB-3), unless card text changes the
+                # count (DRAW_COUNT); then the mode's draw-phase step (TG-4's bench heal)
+                yield from self._draw(ps, "T2", self.modifiers.fold(
+                    DRAW_COUNT, ps, "T2", self.mode.draw_count(self, ps)))
+                self.mode.after_draw(self, ps)
             yield from self.react()  # card text that acts during the draw phase (Shadow Plague)
             if self.timeout_triggered:
                 self._score_by_life(Termination.TIMEOUT)  # END-6: after every player drew
@@ -181,21 +210,23 @@ class Game(CombatSteps, Views):
             yield from self.window("P1", "power_up")
             for ps in self.order():
                 yield from self._power_up(ps)
+            yield from self.mode.power_up_tags(self)  # TAG-PU-2 (nothing in Versus)
             # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
             yield from self.window("K1", "end_of_turn")
             self.step = "K1"
             for ps in self.order():  # mandatory "at the end of the turn" text, INI-6
                 yield from self.rules[ps.player].at_end_of_turn(self, ps)
+            yield from self.mode.end_of_turn(self)  # the mode's own (Training: TR-13)
             if self.timeout_triggered:
                 self._score_by_life(Termination.TIMEOUT)
         for ps in self.order():
             yield from self._hand_limit(ps)
-        for ps in self.players:
+        for ps in self.seated:
             ps.knocked_down = False  # K3 / KD-6
         self.expire_modifiers(Expiry.END_OF_TURN)  # K3: "this turn" effects end
         self.step = "K4"
         if self.ruleset.timeout is not Timeout.RULEBOOK and all(
-            not ps.deck and not ps.hand for ps in self.players
+            not ps.deck and not ps.hand for ps in self.seated
         ):
             self._score_by_life(Termination.EXHAUSTED)  # CF-04 PLAY_ON
         self.step = "T7"

@@ -7,6 +7,8 @@ import hashlib
 
 from rules_engine.game.core import GameCore
 from rules_engine.journal import Totals
+from rules_engine.table import Table
+from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 
 
@@ -17,10 +19,14 @@ class Views(GameCore):
         """GEN-9: what a player may know now: life, hand and deck sizes, discard piles,
         knockdowns, revealed combat cards, that a face-down card exists (not which), combo
         points spent, cards in play (``ongoing``: name, card, attached; ``attached``: cards on
-        the character card; keys present only when not empty), ``frozen`` for a seat whose
-        decisions are skipped this turn. ``viewer`` also sees their own hand (GEN-6) and the
+        the character card; ``banished``: cards removed from the game; keys present only when
+        not empty), ``frozen`` for a seat whose
+        decisions are skipped this turn, ``face_up`` (Bare Your Soul's cards, public) and
+        ``controlled_by`` (Mistress's Command). ``viewer`` also sees their own hand (GEN-6),
+        the hand of a seat they control (Mistress's Command: "look at their hand") and the
         top cards of their deck that card text showed them (``deck_top``, Research and
-        Development)."""
+        Development). ``shown``: cards card text showed to everyone that are still in a hidden
+        zone (``CharacterRules.public_info``: a card revealed from hand, face-up piles)."""
         players: dict[str, object] = {}
         for ps in self.players:
             entry: dict[str, object] = {
@@ -39,12 +45,39 @@ class Views(GameCore):
                 entry["ongoing"] = [e.to_json() for e in ps.ongoing]
             if ps.attached:
                 entry["attached"] = [c.code for c in ps.attached]
+            if ps.banished:  # removed from the game (Into Oblivion): public
+                entry["banished"] = [c.code for c in ps.banished]
+            shown = self.rules[ps.player].public_info(self, ps)
+            if shown:  # card text showed these to everyone (a card revealed from hand)
+                entry["shown"] = shown
             if ps.player in self.frozen:
                 entry["frozen"] = True  # Chillbane: its decisions are skipped this turn
+            if ps.face_up:  # Bare Your Soul: face up on the table, seen by both
+                entry["face_up"] = [c.code for c in ps.face_up]
+            if ps.player in self.controllers:  # Mistress's Command: who decides for it
+                entry["controlled_by"] = self.controllers[ps.player].name
+            if viewer is not None and viewer is not ps.player \
+                    and self.controllers.get(ps.player) is viewer:
+                entry["hand"] = [c.code for c in ps.hand]  # the controller looks at it
+            if ps.player in self._derived:  # the mode's bot: its hand is public (TR-2)
+                entry["hand"] = [c.code for c in ps.hand]
+                entry["bot"] = True
+            if viewer is not None and viewer is not ps.player \
+                    and self.table.partner(viewer) is ps.player:
+                entry["hand"] = [c.code for c in ps.hand]  # TG-6: teammates share hands
             if viewer is ps.player:
                 entry["hand"] = [c.code for c in ps.hand]
                 if self._known_top[ps.player]:  # seen by card text (R&D): its owner only
                     entry["deck_top"] = [c.code for c in self._known_top[ps.player]]
+                bottom = self._known_bottom.get(ps.player)
+                if bottom is not None and ps.deck and ps.deck[-1] is bottom:
+                    entry["deck_bottom"] = bottom.code  # peeked by card text: its owner only
+            if self.mode.mode is not Mode.VERSUS:  # the side's team (declared: public)
+                team = self.teams[self.table.side_of(ps.player)]
+                entry["team"] = {"characters": list(team.characters),
+                                 "defeated": list(team.defeated)}
+                if not team.in_play:  # picking (TT-2): nobody of the side is in play yet
+                    entry["character"] = None
             players[ps.player.name] = entry
         return {"turn": self.turn, "step": self.step, "initiative": self.initiative.name,
                 "players": players}
@@ -60,16 +93,23 @@ class Views(GameCore):
             parts += [str(ps.life), ",".join(c.code for c in ps.hand),
                       ",".join(c.code for c in ps.deck), ",".join(c.code for c in ps.discard),
                       f"{ps.knocked_down}{ps.knockdown_next}"]
+            if ps.face_up:  # only then: older positions keep their hashes
+                parts.append("face_up:" + ",".join(c.code for c in ps.face_up))
             if ps.ongoing or ps.attached:  # only then: older positions keep their hashes
                 parts.append(";".join(
                     [",".join(c.code for c in ps.attached),
                      *(f"{e.name}:{e.card.code}:{','.join(c.code for c in e.attached)}"
                        for e in ps.ongoing)]))
+            if ps.banished:  # only then: older positions keep their hashes
+                parts.append("banished:" + ",".join(c.code for c in ps.banished))
             kept = self.rules[ps.player].position_key()
             if kept:  # card text's memory (named options, pending triggers): only when any
                 parts.append(kept)
         if self.frozen:
             parts.append("frozen:" + ",".join(sorted(p.name for p in self.frozen)))
+        if self.controllers:
+            parts.append("controlled:" + ",".join(
+                f"{s.name}>{c.name}" for s, c in sorted(self.controllers.items())))
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
     def totals(self, seat: PlayerId) -> Totals:
@@ -95,7 +135,23 @@ class Views(GameCore):
                 "combos": sum(1 for c in combos if c.player is ps.player),
                 "bluffs": totals.bluffs,
             }
+        team: dict[str, object] = {} if self.mode.mode is Mode.VERSUS else {  # team modes
+            "mode": self.mode.mode.value,
+            "teams": {PlayerId(side).name: list(self.teams[side].characters)
+                      for side in (0, 1)},
+            "bouts": [b.to_json() for b in self.bouts],  # Triple Threat's
+        }
+        if len(self.players) > 2:
+            # Tag Team / Dramatic Battle: each side's seats as seated at the start (the first
+            # declared character's first: TG-2), and who fell
+            seating = Table.for_sizes(len(self.teams[0].members), len(self.teams[1].members))
+            team["seats"] = {PlayerId(side).name: [s.name for s in seating.sides[side]]
+                             for side in (0, 1)}
+            team["defeated"] = {PlayerId(side).name: list(self.teams[side].defeated)
+                                for side in (0, 1)}
         return {
+            **team,
+            **self.mode.facts(self),
             "characters": {ps.player.name: ps.character.id for ps in self.players},
             "turns": self.turn,
             "initiative_turn_1": self.first_initiative.name,

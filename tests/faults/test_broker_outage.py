@@ -14,7 +14,8 @@ from rest_framework.test import APIClient
 from matches.models import Match, VerificationRun
 from matches.services.sweeper import stale_work_requeue
 from tests.matches.factories import self_play_log_won_by, side_user
-from tests.support.faults import broker_unreachable, wait_for
+from tests.support.faults import broker_unreachable
+from tests.support.waiting import wait_for
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set
 from tournaments.services.generation import stage_generate

@@ -84,3 +84,17 @@ def self_play_log_won_by(winner: str, p1: str = "grave", p2: str = "jaina") -> s
         if outcome is not None and outcome.winner is not None and outcome.winner.name == winner:
             return log.dumps()
     raise AssertionError(f"no self-play game in 500 seeds was won by {winner}")
+
+
+def team_log_won_by(mode: Any, p1: tuple[str, ...], p2: tuple[str, ...], winner: str) -> str:
+    """A legal version-2 self-play log of a team mode (characters named as printed or by id)
+    that side ``winner`` ("P1" or "P2") won."""
+    from rules_engine.selfplay import play_match
+
+    ids1, ids2 = tuple(c.lower() for c in p1), tuple(c.lower() for c in p2)
+    for seed in range(200):
+        game, log = play_match(mode, ids1, ids2, seed, bot="greedy")
+        if game.outcome is not None and game.outcome.winner is not None \
+                and game.outcome.winner.name == winner:
+            return log.dumps()
+    raise AssertionError(f"no self-play match in 200 seeds was won by {winner}")

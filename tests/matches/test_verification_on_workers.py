@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable
 
 import pytest
 
@@ -13,17 +11,12 @@ from matches.services import match_log_submit
 from matches.tasks import match_log_verify_task
 from tests.conftest import WorkerProcess
 from tests.matches.factories import log_bytes, self_play_log_text, side_user, versus_match
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 RS = VerificationRun.Status
 
 
-def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.1)
 
 
 def run_status(run_id: int) -> str:

@@ -181,11 +181,11 @@ def _play(cid: str, line: ComboLine) -> tuple[int, int] | None:
         opts = g.legal_actions(actor)
         if plan and plan[0] in opts:
             g.apply(actor, plan.pop(0))
-        elif g.step == "C10" and actor is P1:
+        elif any(isinstance(o, Draw) for o in opts):  # card text's draws (Bleeding Wounds)
+            g.apply(actor, next(o for o in opts if isinstance(o, Draw)))
+        elif g.step == "C10" and actor is P1 and Stop() in opts:
             assert not plan, (cid, s.label, plan, opts)
             g.apply(actor, Stop())
-        elif any(isinstance(o, Draw) for o in opts):
-            g.apply(actor, next(o for o in opts if isinstance(o, Draw)))
         elif Pass() in opts:
             g.apply(actor, Pass())
         else:

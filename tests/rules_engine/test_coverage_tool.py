@@ -17,6 +17,7 @@ from rules_engine.coverage import (
     MODE_NAMES,
     REQUIRES,
     SUPPORTED_MODES,
+    bot_parts_implemented,
     citations,
     coverage,
     game_driving_tests,
@@ -33,14 +34,18 @@ RULES = """# Spec
 |---|---|
 | DP-1 | T3 |
 ## 11. Team modes
-- **TT-1** not a Versus rule.
+- **TT-1** a team-mode rule.
+## 12. Training
+- **TR-1** not a rule of a game between players yet.
 ## 13. Open questions
 | OQ-01 | Both defeated at once | Draw |
 """
 
 
-def test_ids_come_from_the_versus_sections_only() -> None:
-    assert rule_ids_from_text(RULES) == ["T1", "DP-1", "OQ-01"]
+def test_ids_come_from_the_game_sections_only() -> None:
+    """§0-§13: Versus, the team modes (each deferred until its mode is played) and Training
+    (§12, since issue 18)."""
+    assert rule_ids_from_text(RULES) == ["T1", "DP-1", "TT-1", "TR-1", "OQ-01"]
 
 
 def test_snapshot_matches_the_projects_rules_md() -> None:
@@ -71,9 +76,12 @@ def test_ids_without_hyphens_are_cited_from_docstrings(tmp_path: Path) -> None:
     assert citations(tmp_path, ["C10", "C1"]) == {"C10": ["test_y.py::test_b"], "C1": []}
 
 
-def test_faq_rulings_of_an_unimplemented_character_are_deferred_until_it_is() -> None:
+def test_faq_rulings_of_an_unimplemented_character_are_deferred_until_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """FR-SETSUKI-2 needs Setsuki's abilities (its prefix says whose): deferred while
     ``abilities_implemented("setsuki")`` is false, in scope (and uncited) once it is true."""
+    monkeypatch.delitem(chars.IMPLEMENTED, "setsuki", raising=False)  # as before issue 14
     before = coverage(["FR-SETSUKI-2", "FR-GRAVE-1"], {})
     assert before.deferred == {
         "FR-SETSUKI-2": "needs Setsuki's abilities: a FAQ ruling on that character's card text"}
@@ -86,6 +94,7 @@ def test_implementing_a_character_brings_its_rules_into_scope(
     # Given a later issue registers Rook's rules, when coverage runs, then FR-ROOK-1, RW-13 and
     # OQ-12 are in-scope work (uncited here), and FR-ROOK-5 still waits for Setsuki.
     monkeypatch.setitem(chars.IMPLEMENTED, "rook", chars.CharacterRules)
+    monkeypatch.delitem(chars.IMPLEMENTED, "setsuki", raising=False)  # as before issue 14
     after = coverage(["FR-ROOK-1", "RW-13", "OQ-12", "FR-ROOK-5"], {"RW-13": ["t.py::t"]})
     assert after.uncited == ["FR-ROOK-1", "OQ-12"]
     assert after.cited == {"RW-13": ["t.py::t"]}
@@ -110,7 +119,22 @@ def test_every_deferred_id_names_its_requirement() -> None:
     # it alone needs into scope
     now_in_scope = [rid for rid in ids if (r := requirement(rid)) is not None and r.characters
                     and not r.modes and set(r.characters) <= set(IMPLEMENTED) - {"grave", "jaina"}]
-    assert len(cov.deferred) == 58 - 4 - len(now_in_scope)
+    # §11: the IDs of the team-mode parts not played yet: Tag Team and Dramatic Battle are
+    # played with snapbacks and the hard tag but without the other tags and assists (TG-11
+    # waits for them); GL-TEAM, S-8, AB-14, INI-7 and OQ-14 came into scope with the two modes,
+    # DP-8, KD-8 and OQ-25 with snapbacks (Triple Threat's, with OQ-17 and OQ-18, are in scope
+    # since the engine plays it); PU-8 came into scope with the hard tag
+    unplayed_team = [rid for rid in ids if (rid.startswith(("TAG-", "AS-"))
+                     and rid not in ("TAG-PU-2", "TAG-PU-3", "TAG-PU-4")) or rid == "TG-11"]
+    # §12 (issue 18): PU-9, HL-4, OQ-26 and OQ-27 came into scope with Training; the BOT rules
+    # the bot does not play yet and TR-11 (abilities) are deferred
+    bot_rules = [rid for rid in ids if rid.startswith("BOT-")]
+    deferred_bot = [rid for rid in bot_rules if rid not in bot_parts_implemented()]
+    assert len(deferred_bot) == len(bot_rules) - len(bot_parts_implemented())
+    assert {"BOT-ARGAGARG", "BOT-TROQ", "BOT-GWEN"} <= bot_parts_implemented()
+    assert len(cov.deferred) == (58 - 4 - 2 - len(now_in_scope) - 9 + len(unplayed_team)
+                                 - 4 + len(deferred_bot) + 1)
+    assert not [rid for rid in cov.deferred if rid.startswith("TT-")]
     assert not {"CH-6", "CB-15", "TV-PU-06", "TV-PU-07"} & set(cov.deferred)
     for rid, reason in cov.deferred.items():
         req = requirement(rid)
@@ -120,12 +144,12 @@ def test_every_deferred_id_names_its_requirement() -> None:
                 assert f"{characters()[cid].name}'s abilities" in reason, rid
         for mode in req.modes:
             assert MODE_NAMES[mode] in reason, rid
-    # only team modes, Training or characters not implemented yet defer a rule today
+    # only team modes, the Training bot's parts or characters not implemented yet defer a rule
     assert {m for rid in cov.deferred for m in requirement(rid).modes} == {  # type: ignore[union-attr]
-        "tag_team", "triple_threat", "dramatic_battle", "training"}
+        "tags", "assists"}
     for rid in cov.deferred:  # a deferred ID always waits for something not implemented yet
         req = requirement(rid)
-        assert req is not None and (req.modes or any(
+        assert req is not None and (req.modes or req.bot_parts or any(
             not abilities_implemented(c) for c in req.characters)), rid
 
 
@@ -137,8 +161,9 @@ def test_the_requirement_table_names_real_ids_characters_and_modes() -> None:
 
 
 def test_strict_fails_only_on_uncited_in_scope_ids(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.delitem(chars.IMPLEMENTED, "setsuki", raising=False)  # as before issue 14
     rules = tmp_path / "RULES.md"
     rules.write_text("## 3. Turn\n- **T1** Start.\n## 10. Abilities\n"
                      "| FR-SETSUKI-2 | Smoke Bomb. |\n", encoding="utf-8")
@@ -222,7 +247,8 @@ def test_game_driving_is_found_through_helpers_and_fixtures(tmp_path: Path) -> N
         "test_direct", "test_through_helpers", "test_through_a_fixture",
         "test_through_a_local_function", "test_attribute_call",
         "test_recursion_reaching_a_game_first", "test_recursion_reaching_a_game_second")}
-    assert {"Game", "replay", "play_game", "new_game_for", "timeline"} == GAME_DRIVERS
+    assert {"Game", "replay", "play_game", "new_game_for", "timeline", "for_teams",
+            "play_match"} == GAME_DRIVERS
 
 
 def test_the_suites_helper_only_tests_are_found_as_such() -> None:

@@ -20,7 +20,7 @@ PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # no 7, no 10: nothing for Grave P2 to play
 
 def test_grave_and_jaina_are_complete_others_are_not() -> None:
     assert abilities_implemented("grave") and abilities_implemented("jaina")
-    assert not abilities_implemented("setsuki")
+    assert not abilities_implemented("no-such-character")
 
 
 def _turn_two(hand1: str, hand2: str, d1: str, d2: str, **kw: object):  # type: ignore[no-untyped-def]

@@ -108,7 +108,7 @@ def test_self_play_timeline_agrees_with_the_game(p1: str, p2: str, seed: int) ->
 def test_life_lost_adds_up_even_with_life_costs() -> None:
     game, log = play_game("grave", "jaina", 0)  # Jaina pays life for abilities
     turns = timeline(log)
-    for p in PlayerId:
+    for p in (PlayerId.P1, PlayerId.P2):  # a Versus game's seats
         start = game.players[p].character.life
         assert sum(t.players[p].life_lost for t in turns) == start - game.life[p]
 

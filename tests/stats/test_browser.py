@@ -5,9 +5,6 @@ Skipped when no Chromium is installed, unless YOMI_REQUIRE_SERVICES=1 (CI), whic
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,9 +16,6 @@ from tests.stats.helpers import log_won_by, versus
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = os.environ.get("YOMI_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 
 
 def _confirm(match: Any, text: str) -> None:
@@ -33,28 +27,6 @@ def _confirm(match: Any, text: str) -> None:
     match_log_confirm(match=match, user=match.sides.get(side=2).player.user)
 
 
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    problem = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        problem = "the playwright package is not installed"
-    if problem is None and not shutil.which(CHROMIUM):
-        problem = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    if problem:
-        if os.environ.get("YOMI_REQUIRE_SERVICES", "") in {"1", "true", "yes"}:
-            pytest.fail(f"YOMI_REQUIRE_SERVICES=1 but {problem}", pytrace=False)
-        pytest.skip(problem)
-    # Playwright's sync API runs an event loop in this thread; the ORM calls made here while it
-    # runs are plain synchronous ones.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture

@@ -21,7 +21,13 @@ def test_seed_demo_fills_the_statistics(client) -> None:
     assert from_logs.count() > 10
     assert GameRecord.objects.count() == from_logs.count()
     weekly = Event.objects.get(slug="fantasy-strike-weekly")
-    assert GameRecord.objects.filter(event=weekly).count() == from_logs.count()
+    triple = Event.objects.get(slug="triple-threat-invitational")  # verified version-2 logs
+    assert GameRecord.objects.filter(event=triple).exists()
+    # Tag Team and Dramatic Battle: verified version-2 logs of four and three seats
+    teams = list(Event.objects.filter(slug__in=["tag-team-tuesday", "dramatic-battle-night"]))
+    assert all(GameRecord.objects.filter(event=e).exists() for e in teams)
+    assert GameRecord.objects.filter(event__in=[weekly, triple, *teams]).count() \
+        == from_logs.count()
     assert CharacterStat.objects.filter(event_key=weekly.pk).exists()
     counted = snapshot()
     call_command("seed_demo", verbosity=0)

@@ -15,16 +15,11 @@ from stats.services import game_record_sync
 from stats.tasks import game_record_sync_task
 from tests.matches.factories import PlayerFactory
 from tests.stats.helpers import log_won_by, snapshot, versus
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def wait_for(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def test_a_result_confirmed_through_workers_counts_once(celery_worker) -> None:

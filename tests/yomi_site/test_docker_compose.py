@@ -89,7 +89,7 @@ def test_example_env_file_sets_only_variables_that_something_reads() -> None:
     assert {"SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"} <= set(env_file_vars())
 
 
-def test_web_command_runs_migrate_collectstatic_and_the_wsgi_app() -> None:
+def test_web_command_runs_migrate_collectstatic_and_the_asgi_app() -> None:
     words = command_words("web")
     script = words[-1] if words[:2] == ["sh", "-c"] else " ".join(words)
     steps = [shlex.split(step) for step in script.split("&&")]
@@ -97,8 +97,11 @@ def test_web_command_runs_migrate_collectstatic_and_the_wsgi_app() -> None:
     for step in steps:
         if step[:2] == ["python", "manage.py"]:
             assert step[2] in commands, f"unknown management command {step[2]!r}"
-    gunicorn = next(step for step in steps if step[0] == "gunicorn")
-    module_name, _, attribute = gunicorn[1].partition(":")
+    # daphne serves the pages and the match rooms' websockets (issue 22): its last word is the
+    # ASGI application
+    daphne = next(step for step in steps if step[0] == "daphne")
+    module_name, _, attribute = daphne[-1].partition(":")
+    assert (module_name, attribute) == ("yomi_site.asgi", "application")
     assert callable(getattr(importlib.import_module(module_name), attribute))
 
 

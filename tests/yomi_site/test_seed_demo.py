@@ -53,7 +53,10 @@ def test_seed_demo_covers_every_mode_and_format_and_is_idempotent() -> None:
     assert first_counts["auth.User"] > 0
     assert first_counts["matches.Player"] > 0
     assert first_counts["tournaments.Game"] > 0
-    assert set(Event.objects.values_list("mode", flat=True)) == set(Event.Mode.values)
+    # every mode an event can be played in (not the solo modes, Training and Survival)
+    event_modes = {value for value, _ in Event._meta.get_field("mode").choices}
+    assert event_modes == {"versus", "triple_threat", "tag_team", "dramatic_battle"}
+    assert set(Event.objects.values_list("mode", flat=True)) == event_modes
     assert set(Stage.objects.values_list("kind", flat=True)) == set(Stage.Kind.values)
     assert Event.objects.filter(status=Event.Status.FINISHED).count() >= 2
     assert Event.objects.filter(status=Event.Status.REGISTRATION).exists()
@@ -66,6 +69,17 @@ def test_seed_demo_covers_every_mode_and_format_and_is_idempotent() -> None:
 
 def test_demo_organizer_can_log_in(client) -> None:
     assert client.login(username="organizer", password="yomi-demo")
+
+
+def test_demo_organizer_and_superuser_can_use_the_admin(client) -> None:
+    assert client.login(username="organizer", password="yomi-demo")
+    page = client.get("/admin/")
+    assert page.status_code == 200 and b"Events" in page.content
+    assert client.get("/admin/tournaments/event/").status_code == 200
+    assert client.get("/admin/auth/user/").status_code == 403  # event data only
+    client.logout()
+    assert client.login(username="admin", password="yomi-demo")
+    assert client.get("/admin/auth/user/").status_code == 200
 
 
 def test_demo_double_elimination_is_played_with_verified_logs() -> None:
@@ -101,3 +115,32 @@ def test_writes_are_rolled_back_after_each_test_then() -> None:
     # the test just before (file order) renamed the event inside its own savepoint
     assert not Event.objects.filter(name="Renamed").exists()
     assert Event.objects.get(slug="fantasy-strike-weekly").name == "Fantasy Strike Weekly"
+
+
+def test_demo_dramatic_battle_pairs_a_lone_player_against_a_pair() -> None:
+    sets = Set.objects.filter(stage__event__mode=Event.Mode.DRAMATIC_BATTLE).exclude(
+        entrant_a=None).exclude(entrant_b=None).prefetch_related(
+        "entrant_a__members", "entrant_b__members")
+    sizes = {
+        tuple(sorted((s.entrant_a.members.count(), s.entrant_b.members.count()))) for s in sets
+    }
+    assert sizes == {(1, 2)}
+
+
+@pytest.mark.parametrize(("slug", "mode", "seats"), [
+    ("tag-team-tuesday", "tag_team", 4), ("dramatic-battle-night", "dramatic_battle", 3)])
+def test_demo_team_events_are_played_with_verified_logs(client, slug, mode, seats) -> None:
+    """Tag Team and Dramatic Battle: a finished event whose every game is a confirmed match
+    with a legal version-2 log of the entrants' lineups; the match page shows the seats."""
+    event = Event.objects.get(slug=slug)
+    assert event.mode == mode
+    assert event.status == Event.Status.FINISHED
+    games = Game.objects.filter(set__stage__event=event).select_related("match__result_log")
+    assert games.count() > 0 and not games.filter(match__isnull=True).exists()
+    for game in games:
+        assert game.match.status == Match.Status.CONFIRMED
+        run = game.match.result_log.runs.latest("created_at")
+        assert run.status == "legal" and run.verdict["facts"]["mode"] == mode
+        assert len(run.verdict["final"]["life"]) == seats
+    html = client.get(f"/matches/{games[0].match.pk}/").content.decode()
+    assert "Seats at the table" in html and f"<td>P{seats}</td>" in html

@@ -165,3 +165,24 @@ def playoff_seeding(group_standings: Sequence[Sequence[int]], advance_per_group:
             group_of_seed[first_seed + offset] = group
             seeds.append(group_standings[group][tier])
     return seeds
+
+
+def lone_against_pair_schedule(
+    lone_ids: Sequence[int], pair_ids: Sequence[int]
+) -> list[list[tuple[int, int]]]:
+    """Dramatic Battle rounds: every lone player meets every pair once, never a like side.
+
+    The shorter list rotates against the longer one: round ``r`` pairs its ``i``-th entrant with
+    the longer list's ``(i + r) mod len`` -th, so nobody plays twice in a round and every
+    lone-pair couple meets exactly once over ``max(len)`` rounds. Entrants of the longer list
+    without an opponent in a round sit it out. Pairs are (lone, pair).
+    """
+    if not lone_ids or not pair_ids:
+        return []
+    lone_short = len(lone_ids) <= len(pair_ids)
+    short, long_ = (lone_ids, pair_ids) if lone_short else (pair_ids, lone_ids)
+    rounds = []
+    for r in range(len(long_)):
+        games = [(short[i], long_[(i + r) % len(long_)]) for i in range(len(short))]
+        rounds.append(games if lone_short else [(lone, pair) for pair, lone in games])
+    return rounds

@@ -75,6 +75,9 @@ def _save(book: SetBook) -> None:
     for s in changed:
         s.full_clean(exclude=["stage", "entrant_a", "entrant_b", "winner", "loser"])
     Set.objects.bulk_update(changed, fields, batch_size=500)
+    from tournaments.announcements import sets_ready_announce
+
+    sets_ready_announce(sets=changed)
     # Open matches of sets that changed entrants (or finished another way) are cancelled, so a
     # result is never credited to an entrant who did not play it.
     from tournaments.services.set_matches import set_matches_cancel_stale
@@ -94,10 +97,42 @@ def _snapshot(s: Set) -> dict[str, Any]:
     }
 
 
+def character_names() -> dict[str, str]:
+    """Every character the rulebook has, by lower-case name and id, to its name ("Grave")."""
+    from rules_engine.cards import characters
+
+    known: dict[str, str] = {}
+    for character_id, character in characters().items():
+        known[character_id.lower()] = character.name
+        known[character.name.lower()] = character.name
+    return known
+
+
+def canonical_character(name: str) -> str | None:
+    return character_names().get(name.strip().lower())
+
+
+def _check_character_names(games: Sequence[GameInput]) -> None:
+    """A report names real characters: made-up names would poison stats and pick rules."""
+    roster = sorted(set(character_names().values()))
+    for i, game in enumerate(games, 1):
+        for side in ("a", "b"):
+            for name in getattr(game, f"characters_{side}"):
+                if canonical_character(name) is None:
+                    raise TournamentError(
+                        TournamentErrorCode.RESULT_INVALID,
+                        f"game {i}, side {side.upper()}: there is no character called "
+                        f"{name!r} (characters: {', '.join(roster)})",
+                        game=i, side=side,
+                    )
+
+
 def _check_characters(event: Event, games: Sequence[GameInput]) -> None:
+    _check_character_names(games)
     rule = event.character_rule
     for side in ("a", "b"):
-        picks = [list(getattr(g, f"characters_{side}")) for g in games]
+        picks = [[canonical_character(c) or c for c in getattr(g, f"characters_{side}")]
+                 for g in games]
         for i in range(1, len(games)):
             before, now = picks[i - 1], picks[i]
             if not before or not now:
@@ -150,6 +185,9 @@ def _validate_result(s: Set, result: SetResult) -> tuple[str | None, int, int]:
             f"(reported {wins['a']}-{wins['b']})",
         )
     _check_characters(s.stage.event, result.games)
+    from tournaments.services.picks import check_picks
+
+    check_picks(s, result.games)
     return ("a" if wins["a"] > wins["b"] else "b"), wins["a"], wins["b"]
 
 
@@ -159,8 +197,10 @@ def _record_games(s: Set, result: SetResult, actor: Any) -> None:
     reporter = actor if actor.is_authenticated else None
     Game.objects.bulk_create(
         Game(
-            set=s, number=i, winner_side=g.winner_side, characters_a=list(g.characters_a),
-            characters_b=list(g.characters_b), reported_by=reporter, played_at=now,
+            set=s, number=i, winner_side=g.winner_side,
+            characters_a=[canonical_character(c) or c for c in g.characters_a],
+            characters_b=[canonical_character(c) or c for c in g.characters_b],
+            reported_by=reporter, played_at=now,
         )
         for i, g in enumerate(result.games, 1)
     )
@@ -222,6 +262,11 @@ def _after_result(stage: Stage) -> None:
 def set_result_report(*, set: Set, actor: Any, result: SetResult) -> Set:
     """Record a ready set's result and advance its winner (and loser) exactly once."""
     require_organizer(event=set.stage.event, actor=actor)
+    return set_result_record(set=set, actor=actor, result=result)
+
+
+def set_result_record(*, set: Set, actor: Any, result: SetResult, action: str = "") -> Set:
+    """Record a ready set's result (no permission check: callers decide who may)."""
     stage = lock_stage(set.stage)
     book = _book_for(stage)
     s = book.get(set.key)
@@ -243,7 +288,8 @@ def set_result_report(*, set: Set, actor: Any, result: SetResult) -> Set:
            score_a=score_a, score_b=score_b)
     _save(book)
     SetResultChange.objects.create(
-        set=s, changed_by=actor, action="forfeit" if result.forfeit else "report",
+        set=s, changed_by=actor,
+        action=action or ("forfeit" if result.forfeit else "report"),
         before=before, after=_snapshot(s),
     )
     _after_result(stage)
@@ -348,6 +394,83 @@ def set_result_correct(
     return plan
 
 
+REOPENABLE_OUTCOMES = (Set.Outcome.PLAYED, Set.Outcome.FORFEIT, Set.Outcome.DOUBLE_FORFEIT)
+
+
+def set_reopen_preview(*, set: Set, actor: Any) -> CorrectionPlan:
+    """What reopening a finished set would clear; writes nothing."""
+    require_organizer(event=set.stage.event, actor=actor)
+    with transaction.atomic():
+        stage = lock_stage(set.stage)
+        book = _book_for(stage)
+        s = book.get(set.key)
+        s.stage = stage
+        if s.status != Set.Status.FINISHED:
+            raise TournamentError(
+                TournamentErrorCode.SET_NOT_FINISHED,
+                f"{s.round_name or s.key} is not finished: nothing to reopen",
+            )
+        if s.outcome not in REOPENABLE_OUTCOMES:
+            # A bye or a disqualification would decide the set again at once.
+            raise TournamentError(
+                TournamentErrorCode.INVALID,
+                f"{s.round_name or s.key} was decided by {s.get_outcome_display().lower()}: "
+                "it cannot be replayed",
+            )
+        plan = CorrectionPlan(set=s, old_winner=s.winner, new_winner=None, winner_changes=True)
+        plan.reset_sets = [
+            r for r in (book.get(k) for k in downstream_keys(book, s))
+            if r.status != Set.Status.WAITING or r.entrant_a_id or r.entrant_b_id
+        ]
+        plan.notes.append("The set is played again: its games and score are cleared.")
+        if stage.kind in Stage.TABLE_KINDS:
+            plan.notes.append("Standings are recomputed; sets already paired are kept.")
+        _plan_guard(stage, plan)
+        return plan
+
+
+@transaction.atomic
+def set_reopen(*, set: Set, actor: Any, reason: str, confirm: bool) -> CorrectionPlan:
+    """Clear a finished set's result so it is played again; later sets it fed are reset.
+
+    Without ``confirm`` nothing is written and CONFIRMATION_REQUIRED names what would change.
+    """
+    plan = set_reopen_preview(set=set, actor=actor)
+    if not confirm:
+        raise TournamentError(
+            TournamentErrorCode.CONFIRMATION_REQUIRED,
+            f"confirm reopening: {len(plan.reset_sets)} later set(s) are reset",
+            reset_sets=[r.key for r in plan.reset_sets],
+        )
+    if not reason.strip():
+        raise TournamentError(TournamentErrorCode.RESULT_INVALID, "say why the set is reopened")
+    stage = lock_stage(set.stage)
+    book = _book_for(stage)
+    s = book.get(set.key)
+    s.stage = stage
+    before = _snapshot(s)
+    keys = downstream_keys(book, s)
+    if keys:
+        reset(book, keys, cleared_sources={s.key, *keys})
+        Game.objects.filter(set__stage=stage, set__key__in=keys).delete()
+    s.games.all().delete()
+    s.status, s.outcome = Set.Status.READY, ""
+    s.score_a = s.score_b = 0
+    s.winner = s.loser = None
+    s.finished_at = None
+    book.touch(s)
+    _stage_reopen(stage)
+    _save(book)
+    SetResultChange.objects.create(
+        set=s, changed_by=actor, action="reopen", reason=reason.strip(), before=before,
+        after=_snapshot(s), reset_set_keys=[r.key for r in plan.reset_sets],
+    )
+    from tournaments.services.ratings import ratings_recompute_on_commit
+
+    ratings_recompute_on_commit()
+    return plan
+
+
 def describe_plan(plan: CorrectionPlan) -> str:
     if not plan.winner_changes:
         return "only the score of this set changes"
@@ -433,6 +556,9 @@ def set_game_record(
     _check_characters(stage.event, [
         *(GameInput(g.winner_side, g.characters_a, g.characters_b) for g in games), game,
     ])
+    from tournaments.services.picks import check_picks
+
+    check_picks(s, [game], first_number=len(games) + 1)
     before = _snapshot(s)
     reporter = actor if getattr(actor, "is_authenticated", False) else None
     games.append(Game.objects.create(

@@ -56,3 +56,19 @@ def full_clean_or_error(instance: models.Model, *, exclude: list[str] | None = N
 
 def stage_has_started(event: Event) -> bool:
     return event.stages.exclude(status=Stage.Status.PENDING).exists()
+
+
+# Dramatic Battle is a lone player against a pair: only formats that choose who meets whom can
+# keep that (a bracket or a Swiss round would pair two pairs, or two lone players).
+DRAMATIC_BATTLE_KINDS = (Stage.Kind.ROUND_ROBIN, Stage.Kind.LEAGUE)
+
+
+def require_stage_fits_mode(*, event: Event, kind: str) -> None:
+    if event.mode == Event.Mode.DRAMATIC_BATTLE and kind not in DRAMATIC_BATTLE_KINDS:
+        raise TournamentError(
+            TournamentErrorCode.INVALID,
+            "a Dramatic Battle stage pairs a lone player against a pair: use a round robin or "
+            "a league season",
+            fields={"kind": ["Dramatic Battle pairs a lone player against a pair: choose round "
+                             "robin or league season"]},
+        )

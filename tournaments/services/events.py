@@ -13,8 +13,11 @@ from tournaments.services.common import (
     full_clean_or_error,
     lock_event,
     require_organizer,
+    require_stage_fits_mode,
     stage_has_started,
 )
+
+__all__ = ["stage_has_started"]  # the pages ask it too
 
 TRANSITIONS: dict[str, set[str]] = {
     Event.Status.DRAFT: {Event.Status.REGISTRATION},
@@ -29,7 +32,7 @@ TRANSITIONS: dict[str, set[str]] = {
 EVENT_FIELDS = (
     "name", "description", "mode", "ruleset", "best_of", "top_best_of", "top_rounds",
     "grand_final_best_of", "character_rule", "max_entrants", "check_in_opens_at",
-    "check_in_closes_at", "starts_at",
+    "check_in_closes_at", "starts_at", "result_policy",
 )
 # Once entrants exist, these would change what they signed up for.
 FROZEN_AFTER_DRAFT = ("mode",)
@@ -40,7 +43,7 @@ STAGE_FIELDS = (
 )
 
 
-RESERVED_SLUGS = {"players"}  # paths under /events/ that are not events
+RESERVED_SLUGS = {"players", "new"}  # paths under /events/ that are not events
 
 
 def _unique_slug(name: str) -> str:
@@ -130,6 +133,7 @@ def stage_create(*, event: Event, actor: Any, name: str, kind: str, **fields: An
         raise TournamentError(TournamentErrorCode.INVALID, f"unknown fields: {sorted(unknown)}")
     if event.status == Event.Status.FINISHED:
         raise TournamentError(TournamentErrorCode.STAGE_STARTED, "the event has finished")
+    require_stage_fits_mode(event=event, kind=kind)
     last = event.stages.order_by("-order").first()
     order = (last.order + 1) if last else 1
     stage = Stage(event=event, name=name, kind=kind, order=order, **fields)
@@ -151,6 +155,7 @@ def stage_update(*, stage: Stage, actor: Any, **fields: Any) -> Stage:
         )
     for name, value in fields.items():
         setattr(stage, name, value)
+    require_stage_fits_mode(event=stage.event, kind=stage.kind)
     full_clean_or_error(stage)
     stage.save()
     return stage

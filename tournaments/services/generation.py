@@ -11,15 +11,21 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 
+from tournaments.announcements import sets_ready_announce
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.formats import elimination, round_robin
-from tournaments.models import Entrant, Event, Set, Stage, StageEntry
+from tournaments.models import Entrant, EntrantMember, Event, Set, Stage, StageEntry
 from tournaments.services.bracket import SetBook, place, resolve
-from tournaments.services.common import lock_stage, require_organizer
+from tournaments.services.common import lock_stage, require_organizer, require_stage_fits_mode
 from tournaments.services.seeding import entrants_in_seed_order
 
 MIN_ENTRANTS, MAX_ENTRANTS = 2, 4096
+# A round-robin (or league) group of n entrants plays n(n-1)/2 sets: 32 make 496 sets in 31
+# rounds, 512 would make 130,816 (15 s to generate, a 20 s stage page). Larger events split into
+# more groups, play Swiss rounds, or groups then a playoff.
+MAX_ROUND_ROBIN_GROUP = 32
 
 
 def _source_dict(source: Any) -> dict[str, Any]:
@@ -101,6 +107,24 @@ def _generate_elimination(stage: Stage, entrants: list[Entrant]) -> list[Set]:
     return list(sets.values())
 
 
+def _schedule(stage: Stage, members: Sequence[Entrant]) -> list[list[tuple[int, int]]]:
+    if stage.event.mode == Event.Mode.DRAMATIC_BATTLE:
+        sizes = dict(
+            EntrantMember.objects.filter(entrant__in=members).values("entrant_id")
+            .annotate(n=Count("id")).values_list("entrant_id", "n")
+        )
+        lone = [e.pk for e in members if sizes.get(e.pk) == 1]
+        pairs = [e.pk for e in members if sizes.get(e.pk) == 2]
+        if not lone or not pairs:
+            raise TournamentError(
+                TournamentErrorCode.TOO_FEW_ENTRANTS,
+                f"{stage.name} pairs lone players against pairs: it needs at least one of each "
+                f"(it has {len(lone)} lone player(s) and {len(pairs)} pair(s))",
+            )
+        return round_robin.lone_against_pair_schedule(lone, pairs)
+    return round_robin.round_robin_schedule([e.pk for e in members])
+
+
 def _round_robin_sets(
     stage: Stage,
     groups: Sequence[Sequence[Entrant]],
@@ -108,7 +132,7 @@ def _round_robin_sets(
     sets = []
     for g, members in enumerate(groups, start=1):
         by_id = {e.pk: e for e in members}
-        for r, pairs in enumerate(round_robin.round_robin_schedule([e.pk for e in members]), 1):
+        for r, pairs in enumerate(_schedule(stage, members), 1):
             for p, (a, b) in enumerate(pairs, start=1):
                 s = Set(
                     stage=stage, key=f"G{g}R{r}P{p}", bracket=Set.Bracket.ROUND_ROBIN, round=r,
@@ -132,6 +156,18 @@ def _create_entries(stage: Stage, entrants: list[Entrant], groups: list[list[Ent
         )
         for i, e in enumerate(entrants, 1)
     )
+
+
+def _event_seeds_fix(event: Event, entrants: list[Entrant]) -> None:
+    """The first stage's seeds become the event's, so the event page and the bracket agree.
+
+    Unseeded entrants (placed after the seeded ones) and gaps left by withdrawals would otherwise
+    show one number on the event page and another in the bracket.
+    """
+    event.entrants.filter(seed__isnull=False).update(seed=None)
+    for i, entrant in enumerate(entrants, 1):
+        entrant.seed = i
+    Entrant.objects.bulk_update(entrants, ["seed"], batch_size=500)
 
 
 @transaction.atomic
@@ -169,17 +205,31 @@ def stage_generate(*, stage: Stage, actor: Any) -> Stage:
             TournamentErrorCode.TOO_MANY_ENTRANTS,
             f"{stage.name} takes at most {MAX_ENTRANTS} entrants, it has {len(entrants)}",
         )
+    require_stage_fits_mode(event=event, kind=stage.kind)
+    if is_first:
+        _event_seeds_fix(event, entrants)
     groups: list[list[Entrant]] = [entrants]
     if stage.kind in Stage.ELIMINATION_KINDS:
         sets = _generate_elimination(stage, entrants)
         stage.current_round = 1
     elif stage.kind in (Stage.Kind.ROUND_ROBIN, Stage.Kind.LEAGUE):
         group_count = min(stage.group_count, len(entrants) // 2) or 1
+        if event.mode == Event.Mode.DRAMATIC_BATTLE:
+            group_count = 1  # groups would split the lone players from the pairs
         by_id = {e.pk: e for e in entrants}
         groups = [
             [by_id[i] for i in ids]
             for ids in round_robin.split_into_groups([e.pk for e in entrants], group_count)
         ]
+        largest = max(len(g) for g in groups)
+        if largest > MAX_ROUND_ROBIN_GROUP:
+            needed = -(-len(entrants) // MAX_ROUND_ROBIN_GROUP)
+            raise TournamentError(
+                TournamentErrorCode.TOO_MANY_ENTRANTS,
+                f"{stage.name}: a round-robin group takes at most {MAX_ROUND_ROBIN_GROUP} "
+                f"entrants, and this one would have {largest} ({largest * (largest - 1) // 2:,} "
+                f"sets). Use at least {needed} groups, Swiss rounds, or groups then a playoff.",
+            )
         sets = _round_robin_sets(stage, groups)
         stage.current_round = max((s.round for s in sets), default=0)
     else:
@@ -189,6 +239,7 @@ def stage_generate(*, stage: Stage, actor: Any) -> Stage:
         stage.current_round = 1
     _create_entries(stage, entrants, groups)
     Set.objects.bulk_create(sets)
+    sets_ready_announce(sets=sets)
     stage.status = Stage.Status.RUNNING
     stage.save(update_fields=["status", "current_round"])
     from tournaments.services.advancement import stage_finish_if_done

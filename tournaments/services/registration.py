@@ -17,6 +17,7 @@ from tournaments.services.common import (
     require_organizer,
     stage_has_started,
 )
+from tournaments.signals import waitlist_promoted
 
 OPEN_FOR_REGISTRATION = (Event.Status.REGISTRATION, Event.Status.CHECK_IN)
 
@@ -73,8 +74,8 @@ def entrant_register(
             TournamentErrorCode.ROSTER_SIZE,
             f"{event.get_mode_display()} entrants have {sizes} player(s), not {len(players)}",
         )
-    lineup = [c.strip() for c in lineup if c.strip()]
-    characters = [c.strip() for c in characters]
+    lineup = _real_characters([c.strip() for c in lineup if c.strip()])
+    characters = _real_characters([c.strip() for c in characters if c.strip()])
     if event.mode == Event.Mode.TRIPLE_THREAT and len(players) == 1 and len(lineup) != 3:
         raise TournamentError(
             TournamentErrorCode.LINEUP, "a Triple Threat player names a lineup of 3 characters"
@@ -110,6 +111,21 @@ def entrant_register(
         for i, p in enumerate(players)
     )
     return entrant
+
+
+def _real_characters(names: Sequence[str]) -> list[str]:
+    """Declared characters, as the rulebook names them; a made-up name is refused."""
+    from tournaments.services.advancement import canonical_character
+
+    real = []
+    for name in names:
+        character = canonical_character(name)
+        if character is None:
+            raise TournamentError(
+                TournamentErrorCode.LINEUP, f"there is no character called {name!r}"
+            )
+        real.append(character)
+    return real
 
 
 def _registered_status(event: Event) -> str:
@@ -193,6 +209,10 @@ def _promote_waitlist(event: Event) -> list[Entrant]:
         entrant.status = Entrant.Status.REGISTERED
         entrant.save(update_fields=["status"])
         promoted.append(entrant)
+        # After the commit: a promotion rolled back must not be announced.
+        transaction.on_commit(
+            lambda entrant=entrant: waitlist_promoted.send(sender=Entrant, entrant=entrant)
+        )
     return promoted
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import AuditEntry, Match
@@ -51,6 +52,7 @@ def set_match_open(*, set: Set, actor: Any) -> Match:
             TournamentErrorCode.SET_NOT_READY,
             f"{s.round_name or s.key} is {s.get_status_display().lower()}: no game to play",
         )
+    require_window(s, is_organizer=event.is_organizer(actor))
     open_link = s.set_matches.filter(is_recorded=False).select_related("match").first()
     if open_link is not None:
         return open_link.match
@@ -69,17 +71,41 @@ def set_match_open(*, set: Set, actor: Any) -> Match:
     return match
 
 
+def require_window(s: Set, *, is_organizer: bool) -> None:
+    """A league set is played inside its round's match window.
+
+    Before the window nobody starts a game (the pairing may still change). After it closes the
+    players no longer may: the organizers decide the set (a forfeit, or a late game they allow
+    by starting its match themselves).
+    """
+    now = timezone.now()
+    label = s.round_name or s.key
+    if s.window_opens_at and now < s.window_opens_at:
+        raise TournamentError(
+            TournamentErrorCode.OUTSIDE_WINDOW,
+            f"{label}'s match window opens {s.window_opens_at:%d %b %Y %H:%M} UTC",
+        )
+    if s.window_closes_at and now >= s.window_closes_at and not is_organizer:
+        raise TournamentError(
+            TournamentErrorCode.OUTSIDE_WINDOW,
+            f"{label}'s match window closed {s.window_closes_at:%d %b %Y %H:%M} UTC; "
+            "an organizer decides the set",
+        )
+
+
 def _characters(match: Match) -> tuple[list[str], list[str]]:
     if match.result_log is None:
         return [], []
     run = match.result_log.runs.order_by("-created_at", "-id").first()
-    characters = ((run.verdict if run else {}).get("facts") or {}).get("characters") or {}
+    facts = (run.verdict if run else {}).get("facts") or {}
+    characters = facts.get("characters") or {}
+    teams = facts.get("teams") or {}  # team modes: each side's whole team, in declared order
 
     def name(seat: str) -> list[str]:
         # Games store character names as organizers report them ("Grave"), not engine ids.
-        character_id = characters.get(seat)
-        known = engine_characters().get(character_id) if character_id else None
-        return [known.name if known else character_id] if character_id else []
+        ids = teams.get(seat) or ([characters[seat]] if characters.get(seat) else [])
+        known = engine_characters()
+        return [known[c].name if c in known else c for c in ids]
 
     return name("P1"), name("P2")
 
@@ -211,6 +237,27 @@ class SetMatchOwner:
         link = SetMatch.objects.select_related("set__stage").filter(match=match).first()
         if link is not None:
             lock_stage(link.set.stage)  # stage, then match: the order reports and corrections use
+
+    def log_characters_check(self, match: Match, characters: tuple[list[str], list[str]]) -> None:
+        """A set's log must play the characters its sides picked for that game (the pick
+        rules): refused before it is stored, naming the game and side."""
+        from tournaments.services.advancement import GameInput
+        from tournaments.services.picks import check_picks
+
+        link = SetMatch.objects.select_related("set__stage__event").filter(match=match).first()
+        if link is None:
+            return
+        known = engine_characters()
+        names = [[known[c].name if c in known else c for c in side] for side in characters]
+        number = Game.objects.filter(set=link.set).count() + 1
+        try:
+            check_picks(link.set, [GameInput("a", names[0], names[1])], first_number=number)
+        except TournamentError as error:
+            raise MatchError(
+                MatchErrorCode.LOG_PICKS_MISMATCH,
+                f"{error.message}: this log is not the game the sides picked for",
+                **error.extra,
+            ) from None
 
     def result_override_apply(self, match: Match, actor: Any) -> None:
         if not SetMatch.objects.filter(match=match).exists():

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 
+from tournaments.announcements import sets_ready_announce
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.formats import swiss
 from tournaments.formats.types import SwissEntrant
@@ -89,6 +90,7 @@ def swiss_pair_next_round(stage: Stage) -> list[Set]:
     ]
     sets = swiss_round_sets(stage, entrants, round_=stage.current_round + 1, previous=previous)
     Set.objects.bulk_create(sets)
+    sets_ready_announce(sets=sets)
     stage.current_round += 1
     stage.save(update_fields=["current_round"])
     return sets

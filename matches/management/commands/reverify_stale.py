@@ -1,4 +1,5 @@
-"""``manage.py reverify_stale``: verify again every log judged by an older rules engine.
+"""``manage.py reverify_stale``: verify again every log judged by an older rules engine, or
+verified before stored analyses existed (this is how their timelines are backfilled).
 
 Runs the same batch as the beat task (chunks on the workers when Redis is configured, in-process
 under ``make run``) and prints its progress until it is done.

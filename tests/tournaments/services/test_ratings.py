@@ -4,7 +4,7 @@ import pytest
 
 from tests.tournaments.factories import PlayerFactory, StageFactory, entrant_create
 from tests.tournaments.helpers import report
-from tournaments.models import Event, PlayerRating, RatingHistory
+from tournaments.models import Event, PlayerRating, RatingHistory, Stage
 from tournaments.services.generation import stage_generate
 from tournaments.services.ratings import ratings_recompute
 
@@ -33,9 +33,10 @@ def test_a_two_versus_one_game_rates_teams_natively(event, organizer):
     duo, boss = [PlayerFactory(), PlayerFactory()], PlayerFactory()
     entrant_create(event, duo, seed=1)
     entrant_create(event, [boss], seed=2)
-    stage = StageFactory(event=event)
+    # Dramatic Battle stages are round robins of lone players against pairs: (lone, pair)
+    stage = StageFactory(event=event, kind=Stage.Kind.ROUND_ROBIN)
     stage_generate(stage=stage, actor=organizer)
-    report(stage, "W1-1", "b", organizer)
+    report(stage, "G1R1P1", "a", organizer)
     ratings_recompute()
     mus = {p.pk: PlayerRating.objects.get(player=p).mu for p in [*duo, boss]}
     assert mus[boss.pk] > 25

@@ -11,6 +11,7 @@ from django.db import connection
 from matches.models import Match, VerificationRun
 from matches.services import match_log_confirm, match_log_submit
 from tests.matches.factories import self_play_log_won_by, side_user
+from tests.support.waiting import wait_for
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set, SetResultChange
 from tournaments.services.generation import stage_generate
@@ -20,12 +21,6 @@ from tournaments.tasks import set_match_result_record_task
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 
-def wait_for(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
 
 
 def test_confirmed_log_advances_the_set_once_despite_retries_and_races(celery_worker) -> None:

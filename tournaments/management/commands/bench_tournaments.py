@@ -8,6 +8,10 @@
    service that reads the stage and writes the round. Target: <= 1 s.
 3. Rendering the 256-entrant double-elimination bracket page (half played), server time through
    the Django test client. Target: <= 300 ms.
+4. Issue 17 (pages): the 4,096-entrant double-elimination page (target <= 300 ms, anchor 1.09 s
+   and 3.6 MiB), one 512-entrant round-robin group (anchor 15.4 s to generate and a 19.5 s page:
+   now refused above the cap, so the largest allowed group is timed instead) and the public match
+   page of a legal 2 MB log (target <= 100 ms, anchor 2.1 s and 2.9 MiB). ``--only`` picks some.
 """
 
 from __future__ import annotations
@@ -45,9 +49,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--repeat", type=int, default=3)
+        parser.add_argument("--only", nargs="*", default=None,
+                            choices=["generate", "swiss", "page256", "page4096",
+                                     "round_robin", "match_page"])
 
     def handle(self, *args: Any, **options: Any) -> None:
         repeat = options["repeat"]
+        only = set(options["only"] or ())
+        if only:
+            for name in ("page4096", "round_robin", "match_page"):
+                if name in only:
+                    getattr(self, f"bench_{name}")(repeat)
+            return
         self.report("4,096 double elimination, formats only", 2.0,
                     [_timed(lambda: elimination.double_elimination(4096)) for _ in range(repeat)])
         self.report("4,096 double elimination, stage_generate (DB)", 2.0,
@@ -59,13 +72,135 @@ class Command(BaseCommand):
         self.report("256-entrant double-elimination page", 0.3,
                     self.in_rollback(lambda: self.bracket_page(repeat), many=True))
 
-    def report(self, label: str, target: float, times: list[float]) -> None:
+        self.bench_page4096(repeat)
+        self.bench_round_robin(repeat)
+        self.bench_match_page(repeat)
+
+    def report(self, label: str, target: float, times: list[float], anchor: str = "",
+               extra: str = "") -> None:
         best, worst = min(times), max(times)
         verdict = "ok" if best <= target else "SLOW"
         self.stdout.write(
             f"{label:<50} best {best * 1000:8.1f} ms  worst {worst * 1000:8.1f} ms  "
             f"(target {target * 1000:.0f} ms: {verdict})"
+            + (f"  [anchor {anchor}]" if anchor else "") + (f"  {extra}" if extra else "")
         )
+
+    def _page(self, url: str, repeat: int) -> tuple[list[float], int, int]:
+        """Server time of ``repeat`` anonymous GETs (after one to warm the template cache), the
+        page's size in bytes and the queries of one request."""
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        client = Client(HTTP_HOST="localhost")
+        client.get(url, secure=True)
+        times = []
+        size = 0
+        for _ in range(repeat):
+            start = time.perf_counter()
+            response = client.get(url, secure=True)
+            times.append(time.perf_counter() - start)
+            assert response.status_code == 200, response.status_code
+            size = len(response.content)
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url, secure=True)
+        return times, size, len(queries)
+
+    def bench_page4096(self, repeat: int) -> None:
+        def run() -> tuple[list[float], int, int]:
+            event, organizer = self._event(4096, name="page4096")
+            stage = Stage.objects.create(event=event, name="Bracket",
+                                         kind=Stage.Kind.DOUBLE_ELIMINATION)
+            stage_generate(stage=stage, actor=organizer)
+            return self._page(f"/events/{event.slug}/stages/{stage.pk}/", repeat)
+
+        times, size, queries = self.in_rollback(run)
+        self.report("4,096-entrant double-elimination page", 0.3, times,
+                    anchor="1.09 s, 3.6 MiB",
+                    extra=f"{size / 1024 / 1024:.2f} MiB, {queries} queries")
+
+    def bench_round_robin(self, repeat: int) -> None:
+        from tournaments.errors import TournamentError
+
+        def run(n: int) -> tuple[float, str, list[float], int, int]:
+            event, organizer = self._event(n, name=f"rr{n}")
+            stage = Stage.objects.create(event=event, name="Groups", kind=Stage.Kind.ROUND_ROBIN)
+            start = time.perf_counter()
+            refused = ""
+            try:
+                stage_generate(stage=stage, actor=organizer)
+            except TournamentError as exc:
+                refused = exc.message
+            generated = time.perf_counter() - start
+            if refused:
+                return generated, refused, [], 0, 0
+            times, size, queries = self._page(f"/events/{event.slug}/stages/{stage.pk}/",
+                                              repeat)
+            return generated, refused, times, size, queries
+
+        generated, refused, times, size, queries = self.in_rollback(lambda: run(512))
+        if refused:
+            self.report("512-entrant round-robin group: refused", 1.0, [generated],
+                        anchor="15.4 s to generate", extra=f"'{refused}'")
+            from tournaments.services.generation import MAX_ROUND_ROBIN_GROUP
+
+            cap = MAX_ROUND_ROBIN_GROUP
+            generated, _, times, size, queries = self.in_rollback(lambda: run(cap))
+            label = f"{cap}-entrant round-robin group (the cap)"
+        else:
+            label = "512-entrant round-robin group"
+        self.report(f"{label}: generate", 2.0, [generated], anchor="512: 15.4 s")
+        self.report(f"{label}: stage page", 0.3, times, anchor="512: 19.5 s",
+                    extra=f"{size / 1024 / 1024:.2f} MiB, {queries} queries")
+
+    def bench_match_page(self, repeat: int) -> None:
+        """A legal log just under 2 MB: two passive players who never commit a card, played
+        until the turn limit (the longest legal Versus log that fits the size limit)."""
+        from matches.models import Match, MatchLog, VerificationRun
+        from matches.services import match_create
+        from matches.services.verification import match_log_verify
+        from rules_engine import ruleset
+        from rules_engine.bots import RandomBot
+        from rules_engine.selfplay import play_game
+
+        class Passive(RandomBot):
+            name = "passive"
+
+            def choose(self, game: Any, player: Any, legal: Any) -> Any:
+                kinds = {a.kind: a for a in legal}
+                for kind in ("no_card", "pass", "stop", "keep", "accept"):
+                    if kind in kinds:
+                        return kinds[kind]
+                return super().choose(game, player, legal)
+
+        rules = ruleset.Ruleset(timeout=ruleset.Timeout.PLAY_ON, maxTurns=17_500)
+        text = play_game("grave", "jaina", 1, bots=(Passive(1), Passive(2)),
+                         ruleset=rules)[1].dumps()
+        assert len(text.encode()) <= 2 * 1024 * 1024, len(text)
+
+        def run() -> tuple[list[float], int, int, float]:
+            User = get_user_model()
+            users = [User.objects.create(username=f"bench-mp-{i}") for i in (1, 2)]
+            players = [Player.objects.create(user=u, display_name=u.username) for u in users]
+            match = match_create(side_1=[players[0]], side_2=[players[1]])
+            import hashlib
+
+            log = MatchLog.objects.create(
+                match=match, text=text, sha256=hashlib.sha256(text.encode()).hexdigest(),
+                size_bytes=len(text.encode()), submitted_by=users[0])
+            run_ = VerificationRun.objects.create(log=log)
+            Match.objects.filter(pk=match.pk).update(status=Match.Status.VERIFYING)
+            start = time.perf_counter()
+            assert match_log_verify(run_id=run_.pk).status == "legal"
+            verified = time.perf_counter() - start
+            times, size, queries = self._page(f"/matches/{match.pk}/", repeat)
+            return times, size, queries, verified
+
+        times, size, queries, verified = self.in_rollback(run)
+        self.report("match page, legal 2 MB log (anonymous)", 0.1, times,
+                    anchor="2.1 s, 2.9 MiB",
+                    extra=f"{size / 1024 / 1024:.2f} MiB, {queries} queries; "
+                          f"{len(text.encode()):,} bytes verified in {verified:.1f} s")
 
     def in_rollback(self, fn: Callable[[], Any], *, many: bool = False) -> Any:
         result: Any = None

@@ -22,7 +22,9 @@ from django.utils import timezone
 from matches.models import Match, Player, VerificationRun
 from matches.services import match_log_submit, match_log_verify
 from rules_engine.cards import characters as engine_characters
-from rules_engine.selfplay import play_game
+from rules_engine.characters import abilities_implemented
+from rules_engine.selfplay import play_game, play_match
+from rules_engine.team import Member, Mode
 from tournaments.models import Entrant, EntrantMember, Event, Set, Stage
 from tournaments.services.advancement import GameInput, SetResult, set_result_report
 from tournaments.services.events import stage_create
@@ -147,6 +149,57 @@ def _play_with_logs(stage: Stage, organizer: Any, *, illegal_first: bool = True)
         set_match_result_record(match_id=match.pk)
 
 
+def _engine_lineup(entrant: Entrant) -> tuple[str, ...]:
+    """A Triple Threat entrant's lineup as engine ids (lineups hold names as printed)."""
+    by_name = {c.name: c.id for c in engine_characters().values()}
+    return tuple(by_name[name] for name in entrant.lineup)
+
+
+def _play_triple_threat_with_logs(stage: Stage, organizer: Any) -> None:
+    """Play every ready Triple Threat set game by game: a version-2 self-play log of the two
+    entrants' lineups, verified by the engine, confirmed by the opponent's identical log."""
+    while True:
+        ready = _next_ready(stage)
+        if ready is None:
+            return
+        match = set_match_open(set=ready, actor=organizer)
+        side_1 = match.sides.get(side=1).player
+        side_2 = match.sides.get(side=2).player
+        assert ready.entrant_a is not None and ready.entrant_b is not None
+        seed = _h(stage.event.slug, ready.key, match.pk) % 1_000_000
+        _, log = play_match(Mode.TRIPLE_THREAT, _engine_lineup(ready.entrant_a),
+                            _engine_lineup(ready.entrant_b), seed, bot="greedy")
+        text = replace(log, names=(side_1.display_name, side_2.display_name)).dumps()
+        _submit(match, side_1.user, text)
+        _submit(match, side_2.user, text)
+        set_match_result_record(match_id=match.pk)
+
+
+def _play_team_with_logs(stage: Stage, organizer: Any, mode: Mode) -> None:
+    """Play every ready Tag Team or Dramatic Battle set game by game: a version-2 self-play log
+    of the two entrants' lineups (one character a member, each member its controller),
+    verified by the engine, confirmed by a member of the other side with the identical log."""
+    while True:
+        ready = _next_ready(stage)
+        if ready is None:
+            return
+        match = set_match_open(set=ready, actor=organizer)
+        rosters = [[s.player for s in match.sides.filter(side=side).order_by("order")]
+                   for side in (1, 2)]
+        assert ready.entrant_a is not None and ready.entrant_b is not None
+        lineups = (_engine_lineup(ready.entrant_a), _engine_lineup(ready.entrant_b))
+        seed = _h(stage.event.slug, ready.key, match.pk) % 1_000_000
+        _, log = play_match(mode, lineups[0], lineups[1], seed, bot="greedy")
+        assert log.sides is not None
+        sides = tuple(tuple(Member(m.character, p.display_name)
+                            for m, p in zip(side, roster, strict=True))
+                      for side, roster in zip(log.sides, rosters, strict=True))
+        text = replace(log, sides=(sides[0], sides[1])).dumps()
+        _submit(match, rosters[0][0].user, text)
+        _submit(match, rosters[1][-1].user, text)
+        set_match_result_record(match_id=match.pk)
+
+
 def _play(stage: Stage, actor: Any, *, limit: int | None = None) -> None:
     """Report ready sets (all of them, or ``limit``) in bracket order."""
     played = 0
@@ -170,6 +223,7 @@ class Command(BaseCommand):
         if created:
             organizer.set_password(DEMO_PASSWORD)
             organizer.save()
+        self.admin_access(organizer)
         for username, display_name, region in DEMO_PLAYERS:
             user, created = User.objects.get_or_create(username=username)
             if created:
@@ -209,6 +263,22 @@ class Command(BaseCommand):
             )
         )
 
+    def admin_access(self, organizer: Any) -> None:
+        """The demo organizer may use the admin for the event data; ``admin`` is a superuser."""
+        from django.contrib.auth.models import Group, Permission
+
+        group, _ = Group.objects.get_or_create(name="Organizers")
+        group.permissions.set(Permission.objects.filter(
+            content_type__app_label__in=["tournaments", "matches"],
+        ).exclude(codename__startswith="delete_"))
+        organizer.groups.add(group)
+        if not organizer.is_staff:
+            organizer.is_staff = True
+            organizer.save(update_fields=["is_staff"])
+        User = get_user_model()
+        if not User.objects.filter(username="admin").exists():
+            User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+
     # --- one builder per event ------------------------------------------------------------------
 
     def _open(self, event: Event, **fields: Any) -> None:
@@ -246,46 +316,56 @@ class Command(BaseCommand):
         _play_with_logs(stage, organizer)
 
     def seed_triple_threat(self, event: Event, organizer: Any, players: list[Player]) -> None:
-        """Triple Threat, 8 players with 3-character lineups, single elimination, running."""
-        self._open(event, best_of=3, starts_at=timezone.now() - timedelta(hours=2))
-        lineups = [
-            [CHARACTERS[(i * 3 + k) % len(CHARACTERS)] for k in range(3)] for i in range(8)
-        ]
+        """Triple Threat, 8 players with 3-character lineups, single elimination, finished:
+        every game a verified version-2 log of the two lineups (bout by bout on the match
+        page)."""
+        self._open(event, best_of=3, top_best_of=3, starts_at=timezone.now() - timedelta(hours=2))
+        names = [c.name for c in engine_characters().values() if abilities_implemented(c.id)]
+        lineups = [[names[(i * 3 + k) % len(names)] for k in range(3)] for i in range(8)]
         self._enter(event, [[p] for p in players[4:12]], lineups=lineups)
         event_seeding_set(event=event, actor=organizer, method="rating")
         stage = stage_create(event=event, actor=organizer, name="Top 8",
                              kind=Stage.Kind.SINGLE_ELIMINATION, third_place=True)
         stage_generate(stage=stage, actor=organizer)
-        _play(stage, organizer, limit=5)
+        _play_triple_threat_with_logs(stage, organizer)
 
     def seed_tag_team(self, event: Event, organizer: Any, players: list[Player]) -> None:
-        """Tag Team, 8 teams of 2, round-robin groups then a single-elimination playoff."""
+        """Tag Team, 8 teams of 2, round-robin groups then a single-elimination playoff, all
+        finished: every game a verified version-2 log of the two teams (four seats)."""
         self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=1))
         teams = [[players[2 * i], players[2 * i + 1]] for i in range(8)]
         names = ["Team Grave", "Team Jaina", "Team Rook", "Team Setsuki", "Team Midori",
                  "Team Valerie", "Team Lum", "Team DeGrey"]
-        self._enter(event, teams, names=names)
+        played = [c.name for c in engine_characters().values() if abilities_implemented(c.id)]
+        lineups = [[played[(i * 2 + k) % len(played)] for k in range(2)] for i in range(8)]
+        self._enter(event, teams, names=names, lineups=lineups)
         event_seeding_set(event=event, actor=organizer, method="random", random_seed=7)
         groups = stage_create(event=event, actor=organizer, name="Groups",
                               kind=Stage.Kind.ROUND_ROBIN, group_count=2, advance_count=2)
         playoff = stage_create(event=event, actor=organizer, name="Playoff",
                                kind=Stage.Kind.SINGLE_ELIMINATION)
         stage_generate(stage=groups, actor=organizer)
-        _play(groups, organizer)
+        _play_team_with_logs(groups, organizer, Mode.TAG_TEAM)
         stage_generate(stage=playoff, actor=organizer)
-        _play(playoff, organizer, limit=2)
+        _play_team_with_logs(playoff, organizer, Mode.TAG_TEAM)
 
     def seed_dramatic_battle(self, event: Event, organizer: Any, players: list[Player]) -> None:
-        """Dramatic Battle: 4 duos and 3 solo bosses, 3 Swiss rounds, finished."""
+        """Dramatic Battle: 3 lone bosses each meet 4 pairs once (a lone player always against
+        a pair), finished: every game a verified version-2 log (the boss at double life
+        against the pair, DB-1..DB-6)."""
         self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=3))
         rosters = [[players[i], players[i + 1]] for i in range(0, 8, 2)]
         rosters += [[players[i]] for i in range(8, 11)]
-        self._enter(event, rosters)
+        names = {c.id: c.name for c in engine_characters().values()}
+        lineups = [[names[a], names[b]] for a, b in (
+            ("lum", "grave"), ("rook", "jaina"), ("midori", "setsuki"), ("gwen", "zane"))]
+        lineups += [[names[c]] for c in ("troq", "onimaru", "bbb")]
+        self._enter(event, rosters, lineups=lineups)
         event_seeding_set(event=event, actor=organizer, method="random", random_seed=11)
-        stage = stage_create(event=event, actor=organizer, name="Swiss",
-                             kind=Stage.Kind.SWISS, swiss_rounds=3)
+        stage = stage_create(event=event, actor=organizer, name="Bosses against pairs",
+                             kind=Stage.Kind.ROUND_ROBIN)
         stage_generate(stage=stage, actor=organizer)
-        _play(stage, organizer)
+        _play_team_with_logs(stage, organizer, Mode.DRAMATIC_BATTLE)
 
     def seed_league(self, event: Event, organizer: Any, players: list[Player]) -> None:
         """A Versus league season: 6 players, weekly rounds with match windows, half played."""

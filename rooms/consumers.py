@@ -1,0 +1,90 @@
+"""The room's websocket: thin. It finds the connection's audience (a seat, or spectators), sends
+the current state on connect (a reconnecting player resumes there), hands choices to the
+services and forwards each audience its own message through the channel layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from rooms import games, services
+from rooms.errors import RoomError, RoomErrorCode
+from rooms.selectors import PUBLIC, room_game, room_get, room_seat_of, room_seats, room_state
+
+
+def room_group(room_id: int, audience: str) -> str:
+    """One group per audience: a seat's group only ever carries that seat's view."""
+    return f"room-{room_id}-{audience}"
+
+
+def _connect_state(room_id: int, user: Any) -> tuple[str, dict[str, Any]] | None:
+    # Under the room's lock: a choice being applied in another thread changes the cached game.
+    with games.room_lock(room_id):
+        room = room_get(room_id)
+        if room is None:
+            return None
+        seats = room_seats(room)
+        audience = room_seat_of(seats, user) or PUBLIC
+        return audience, room_state(room, seats, room_game(room, seats), audience)
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    room_id: int
+    audience: str = PUBLIC
+
+    async def connect(self) -> None:
+        self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
+        found = await database_sync_to_async(_connect_state)(self.room_id, self.scope.get("user"))
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.audience, state = found
+        await self.channel_layer.group_add(room_group(self.room_id, self.audience),
+                                           self.channel_name)
+        await self.accept()
+        await self.send_json(state)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "room_id"):
+            await self.channel_layer.group_discard(room_group(self.room_id, self.audience),
+                                                   self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        user = self.scope.get("user")
+        kind = content.get("type") if isinstance(content, dict) else None
+        try:
+            if kind == "choose":
+                # Not thread-sensitive: choices of different rooms run in parallel threads
+                # (their database waits overlap); one room's are serialised by its locks.
+                update = await database_sync_to_async(services.room_choose,
+                                                      thread_sensitive=False)(
+                    room_id=self.room_id, user=user, action=content.get("action"),
+                    decision=content.get("decision"),
+                )
+            elif kind == "clock":
+                # any connected client may say its countdown ended; the server's clock decides
+                update = await database_sync_to_async(services.room_clock_check,
+                                                      thread_sensitive=False)(
+                    room_id=self.room_id)
+                if update is None:
+                    return
+            elif kind == "pick":
+                update = await database_sync_to_async(services.room_pick,
+                                                      thread_sensitive=False)(
+                    room_id=self.room_id, user=user, character=content.get("character"),
+                )
+            else:
+                raise RoomError(RoomErrorCode.BAD_REQUEST, "send a 'choose' or a 'pick'")
+        except RoomError as error:
+            await self.send_json({"type": "refused", "ref": content.get("ref")
+                                  if isinstance(content, dict) else None, **error.data})
+            return
+        for audience, message in update.messages.items():
+            await self.channel_layer.group_send(
+                room_group(self.room_id, audience), {"type": "room.state", "message": message}
+            )
+
+    async def room_state(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["message"])

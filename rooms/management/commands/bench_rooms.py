@@ -1,0 +1,157 @@
+"""Load test of the match rooms: N concurrent Versus games played by scripted websocket clients.
+
+Runs against an ASGI server already serving this database (``make bench-rooms`` starts one
+daphne process on loopback). Each match's two players are scripted clients that click one of the
+listed choices after a short think time; the figure is the choice round trip: from sending a
+choice to receiving the update it caused. Bounded: ``--matches`` games, at most ``--seconds``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import time
+import uuid
+from typing import Any
+
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.core.management.base import BaseCommand, CommandError
+
+from matches.models import Player
+from matches.services import match_create
+from rooms import services
+from rooms.models import Room
+
+
+def _session_for(user: Any) -> str:
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return str(session.session_key)
+
+
+def _pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for choice in legal:
+        kinds.setdefault(choice["action"]["action"], []).append(choice)
+    return rng.choice(kinds[rng.choice(sorted(kinds))])
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.round_trips: list[float] = []
+        self.errors: list[str] = []
+        self.finished = 0
+
+
+async def _player(url: str, origin: str, cookie: str, seat: str, rng: random.Random,
+                  think: tuple[float, float], deadline: float, stats: Stats) -> None:
+    import websockets
+
+    try:
+        async with websockets.connect(url, origin=origin,
+                                      additional_headers={"Cookie": cookie}) as ws:
+            sent_at: float | None = None
+            mine_at_send = 0
+            while time.monotonic() < deadline:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline -
+                                                                         time.monotonic()))
+                except TimeoutError:
+                    return
+                message = json.loads(raw)
+                if message.get("type") == "refused":
+                    stats.errors.append(f"{seat}: refused: {message.get('reason')}")
+                    sent_at = None
+                    continue
+                if message.get("you") != seat:
+                    stats.errors.append(f"{seat}: received a message for {message.get('you')}")
+                    return
+                moves = message.get("moves", {}).get(seat, 0)
+                if sent_at is not None and moves > mine_at_send:
+                    stats.round_trips.append(time.monotonic() - sent_at)
+                    sent_at = None
+                if message["status"] == "finished":
+                    if seat == "P1":
+                        stats.finished += 1
+                    return
+                if sent_at is None and message.get("legal"):
+                    await asyncio.sleep(rng.uniform(*think))
+                    choice = _pick(message["legal"], rng)
+                    mine_at_send = moves
+                    sent_at = time.monotonic()
+                    await ws.send(json.dumps({"type": "choose", "action": choice["action"],
+                                              "decision": message["decision"]}))
+    except Exception as exc:  # any failure of a client is an error of the run
+        stats.errors.append(f"{seat}: {exc.__class__.__name__}: {exc}")
+
+
+class Command(BaseCommand):
+    help = "Play N concurrent room games over websockets against a running ASGI server."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--url", required=True, help="the ASGI server, http://127.0.0.1:PORT")
+        parser.add_argument("--matches", type=int, default=50)
+        parser.add_argument("--seconds", type=float, default=120.0)
+        parser.add_argument("--think-min", type=float, default=1.0)
+        parser.add_argument("--think-max", type=float, default=3.0)
+        parser.add_argument("--seed", type=int, default=22)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        base = options["url"].rstrip("/")
+        tag = uuid.uuid4().hex[:6]
+        User = get_user_model()
+        plans = []
+        for i in range(options["matches"]):
+            players = []
+            for side in (1, 2):
+                user = User.objects.create_user(username=f"bench-room-{tag}-{i}-{side}")
+                players.append(Player.objects.create(user=user,
+                                                     display_name=f"bench {tag} {i}.{side}"))
+            match = match_create(side_1=[players[0]], side_2=[players[1]])
+            room = services.room_open_for_match(match=match, user=players[0].user)
+            for player, character in zip(players, ("grave", "jaina"), strict=True):
+                services.room_pick(room_id=room.pk, user=player.user, character=character)
+            plans.append((room.pk, [_session_for(p.user) for p in players]))
+        self.stdout.write(f"{len(plans)} rooms ready; playing for at most "
+                          f"{options['seconds']:.0f} s")
+        stats = Stats()
+        ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
+        rng = random.Random(options["seed"])
+        think = (options["think_min"], options["think_max"])
+
+        async def run() -> None:
+            deadline = time.monotonic() + options["seconds"]
+            await asyncio.gather(*(
+                _player(f"{ws_base}/ws/rooms/{room_id}/", base, f"sessionid={cookie}", seat,
+                        random.Random(rng.random()), think, deadline, stats)
+                for room_id, cookies in plans
+                for seat, cookie in zip(("P1", "P2"), cookies, strict=True)
+            ))
+
+        started = time.monotonic()
+        asyncio.run(run())
+        duration = time.monotonic() - started
+        rts = sorted(stats.round_trips)
+        if not rts:
+            raise CommandError(f"no choice was made; errors: {stats.errors[:5]}")
+        p50 = statistics.median(rts) * 1000
+        p95 = rts[min(len(rts) - 1, int(0.95 * len(rts)))] * 1000
+        p99 = rts[min(len(rts) - 1, int(0.99 * len(rts)))] * 1000
+        finished_rooms = Room.objects.filter(pk__in=[p[0] for p in plans],
+                                             status=Room.Status.FINISHED).count()
+        self.stdout.write(
+            f"matches {len(plans)}, clients {2 * len(plans)}, duration {duration:.1f} s, "
+            f"choices {len(rts)} ({len(rts) / duration:.0f}/s), games finished {finished_rooms}, "
+            f"round trip p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms, "
+            f"max {rts[-1] * 1000:.1f} ms, errors {len(stats.errors)}"
+        )
+        for error in stats.errors[:10]:
+            self.stdout.write(f"  error: {error}")
+        if stats.errors:
+            raise CommandError(f"{len(stats.errors)} errors")

@@ -1,0 +1,109 @@
+"""Match rooms (issue 22): a game played on the site, recorded choice by choice.
+
+The room's events (``RoomEvent``) are the source of truth: the game is the engine's replay of
+them from the room's seed, so a restart or another process loses nothing.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Room(models.Model):
+    """One game played on the site: for a match (an event's set, or a standalone match) or for
+    practice against a bot (no match)."""
+
+    class Status(models.TextChoices):
+        PICKING = "picking", "Picking characters"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+
+    match = models.OneToOneField(
+        "matches.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="room"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PICKING)
+    # How many events are stored: read with the locked row, it tells whether a process's cached
+    # game is current without counting the events.
+    version = models.PositiveIntegerField(default=0)
+    # Chosen by the server, kept secret until the game ends (then written into the log): a
+    # player who knew it could predict every draw. None: a tabletop game played with physical
+    # cards, whose draws the players enter (recorded draws).
+    seed = models.PositiveBigIntegerField(null=True, blank=True)
+    # The per-decision clock, in seconds (None: no clock). When a decision has been open that
+    # long, the seat's default choice is made for it and logged (rooms.services.DEFAULT_KINDS).
+    decision_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # When the decision now open was opened (the last stored event, or the start).
+    decision_since = models.DateTimeField(null=True, blank=True)
+    # The written log once the game ended (also stored in the match, when there is one).
+    log_text = models.TextField(blank=True)
+    match_log = models.ForeignKey(
+        "matches.MatchLog", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # {"winner": "P1" | "P2" | None, "how": ..., "turns": n}; empty while playing
+    outcome = models.JSONField(default=dict, blank=True)
+    # Why the result did not go to the match (it closed meanwhile), if it did not.
+    result_problem = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"room {self.pk}"
+
+    @property
+    def is_tabletop(self) -> bool:
+        return self.seed is None
+
+
+class RoomSeat(models.Model):
+    """A seat of the game (P1, P2, ...): a person, or a bot by its engine name."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    seat = models.CharField(max_length=4)  # the engine's PlayerId name: "P1", "P2"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="room_seats",
+    )
+    name = models.CharField(max_length=64)
+    bot = models.CharField(max_length=32, blank=True)  # rules_engine.bots.make_bot kind
+    # Blank until picked; a pick stays hidden from the others until every seat has picked.
+    character = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["room", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "seat"], name="roomseat_once"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(bot=""),
+                name="roomseat_person_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} of {self.room}: {self.name}"
+
+
+class RoomEvent(models.Model):
+    """One choice applied by the engine, in order: the log's events."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="events")
+    index = models.PositiveIntegerField()
+    player = models.CharField(max_length=4)
+    action = models.JSONField()  # Action.to_json()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["room", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "index"], name="roomevent_index_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room} #{self.index}: {self.player} {self.action.get('action')}"

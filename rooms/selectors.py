@@ -1,0 +1,129 @@
+"""Reads for rooms: who sits where, and what each audience may see (GEN-9).
+
+Every message a client receives is built here for one audience: a seat gets the engine's
+``public_view`` for that seat (its own hand) and its own legal choices; spectators get
+``public_view(None)``. Nothing else of the game goes out, so a hidden card can only reach a
+client through the engine's own view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.urls import reverse
+
+from rooms import games
+from rooms.models import Room, RoomEvent, RoomSeat
+from rules_engine.game import Game
+
+PUBLIC = "public"
+
+
+def room_get(room_id: int) -> Room | None:
+    return Room.objects.select_related("match").filter(pk=room_id).first()
+
+
+def room_seats(room: Room) -> list[RoomSeat]:
+    return list(room.seats.order_by("seat"))
+
+
+def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUser) -> str | None:
+    """The seat ``user`` plays, or None (a spectator)."""
+    if not user.is_authenticated:
+        return None
+    return next((s.seat for s in seats if s.user_id == user.pk), None)
+
+
+def room_events(room_id: int) -> list[tuple[str, dict[str, Any]]]:
+    return [(p, a) for p, a in
+            RoomEvent.objects.filter(room_id=room_id).order_by("index")
+            .values_list("player", "action")]
+
+
+def room_game(room: Room, seats: Sequence[RoomSeat]) -> Game | None:
+    """The game now (None while characters are picked), from the cache or the stored events."""
+    if room.status == Room.Status.PICKING:
+        return None
+    return games.game_for(room.pk, room.seed, [s.character for s in seats], room.version,
+                          load=lambda: room_events(room.pk))
+
+
+def decision_token(game: Game, seat: str) -> str:
+    """Names the decision a seat's choices answer: a choice sent for an older one (a double
+    click, a message that crossed an update) is refused instead of applied to the new one."""
+    own = sum(1 for p, _ in game.history if p.name == seat)
+    return f"{game.turn}:{game.step}:{own}"
+
+
+def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
+               audience: str) -> dict[str, Any]:
+    """The message for one audience: a seat ("P1", "P2") or ``PUBLIC`` (spectators)."""
+    seat = None if audience == PUBLIC else audience
+    picking = room.status == Room.Status.PICKING
+    state: dict[str, Any] = {
+        "type": "state",
+        "room": room.pk,
+        "status": room.status,
+        "you": seat,
+        "seats": [
+            {
+                "seat": s.seat, "name": s.name, "bot": s.bot or None,
+                "picked": bool(s.character),
+                # a pick stays hidden until every seat has picked (simultaneous, like C1)
+                "character": s.character if (not picking or s.seat == seat) and s.character
+                else None,
+            }
+            for s in seats
+        ],
+        "version": 0,
+        "view": None,
+        "acting": [],
+        "legal": [],
+    }
+    if picking:
+        state["acting"] = [s.seat for s in seats if not s.character]
+        mine = next((s for s in seats if s.seat == seat), None)
+        if mine is not None and not mine.character:
+            state["characters"] = games.playable_characters()
+        return state
+    assert game is not None
+    viewer = games.seat_id(seat) if seat is not None else None
+    state["version"] = len(game.history)
+    # how many choices each seat has made: public (the table sees who has acted), and lets a
+    # client tell the update its own choice caused from one the other seat's caused
+    moves = {s.seat: 0 for s in seats}
+    for p, _ in game.history:
+        moves[p.name] = moves.get(p.name, 0) + 1
+    state["moves"] = moves
+    state["view"] = game.public_view(viewer)
+    state["acting"] = [p.name for p in game.acting_players]
+    if viewer is not None and viewer in game.acting_players:
+        state["decision"] = decision_token(game, seat)  # type: ignore[arg-type]
+        state["legal"] = [{"label": games.action_label(a), "action": a.to_json()}
+                          for a in game.legal_actions(viewer)]
+    if room.decision_seconds and room.status == Room.Status.PLAYING and room.decision_since:
+        # the clock: when the open decision's time runs out (server time), and its length
+        state["clock"] = {"seconds": room.decision_seconds,
+                          "deadline": (room.decision_since.timestamp() + room.decision_seconds)}
+    if room.status == Room.Status.FINISHED:
+        # The game is over: the seed is no longer a secret, and the log can be replayed.
+        state["outcome"] = room.outcome
+        state["seed"] = room.seed
+        state["replay_url"] = reverse("rooms:room-replay", args=[room.pk])
+        if room.match_id:
+            state["match_url"] = reverse("matches:match-detail", args=[room.match_id])
+        if room.result_problem:
+            state["result_problem"] = room.result_problem
+    return state
+
+
+def room_states(room: Room, seats: Sequence[RoomSeat], game: Game | None) -> dict[str, Any]:
+    """One message per audience: every seat and the spectators."""
+    return {aud: room_state(room, seats, game, aud)
+            for aud in [*(s.seat for s in seats), PUBLIC]}
+
+
+def room_for_match(match_id: int) -> Room | None:
+    return Room.objects.filter(match_id=match_id).first()

@@ -1,0 +1,293 @@
+"""Writes for rooms: opening a room, picking characters, applying a seat's choice.
+
+The server is the authority: a choice is the sender's seat's (never what the message claims),
+is applied by the engine (``Game.apply`` refuses anything illegal or out of turn) and is stored
+as the room's next event in the same transaction that locks the room row, so concurrent choices
+of one room are serialised. Each write returns the messages for every audience; the consumer
+only forwards them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+
+from matches.errors import MatchError
+from matches.models import Match
+from matches.services import match_log_record_from_room, match_log_submit
+from matches.services.matches import match_user_is_manager, match_user_side
+from rooms import games
+from rooms.errors import RoomError, RoomErrorCode
+from rooms.models import Room, RoomEvent, RoomSeat
+from rooms.selectors import decision_token, room_game, room_seat_of, room_seats, room_states
+from rules_engine.errors import IllegalActionError, LogSyntaxError
+from rules_engine.game import Game
+
+User = AbstractBaseUser | AnonymousUser
+SEATS = ("P1", "P2")  # Versus; team modes list their seats here (one per PlayerId)
+
+
+@dataclass(frozen=True)
+class RoomUpdate:
+    room_id: int
+    messages: dict[str, dict[str, Any]]  # audience ("P1", "P2", "public") -> its message
+
+
+# The clock's default choice: the first legal choice of the first of these kinds that is
+# offered (passing, stopping a combo, committing no card, keeping, accepting), else the first
+# choice the engine lists. Documented in docs/rooms.md.
+DEFAULT_KINDS = ("pass", "stop", "no_card", "keep", "accept")
+
+
+def default_choice(legal: list[Any]) -> Any:
+    for kind in DEFAULT_KINDS:
+        for action in legal:
+            if action.kind == kind:
+                return action
+    return legal[0]
+
+
+def _seed() -> int:
+    # 63 bits of the OS's randomness: unguessable, and within the log schema's range.
+    return secrets.randbits(63)
+
+
+@transaction.atomic
+def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
+                        decision_seconds: int | None = None) -> Room:
+    """The match's room (created on first use); its players, organizers or staff only.
+
+    ``tabletop``: the players play with physical cards and enter what happens, each on their
+    own phone: the draws are the cards they actually drew (the engine offers the cards left in
+    the deck), and the log is submitted like any uploaded log (the other side confirms it).
+    """
+    if match_user_side(match, user) is None and not match_user_is_manager(match, user):
+        raise RoomError(RoomErrorCode.NOT_ALLOWED,
+                        "only the match's players or its organizers may open its room")
+    if match.mode != Match.Mode.VERSUS:
+        raise RoomError(
+            RoomErrorCode.BAD_REQUEST,
+            f"rooms play Versus games for now; this match is {match.get_mode_display()}",
+        )
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    existing = Room.objects.filter(match=match).first()
+    if existing is not None:
+        return existing
+    if match.status not in (Match.Status.AWAITING_LOG,):
+        raise RoomError(RoomErrorCode.FINISHED,
+                        f"the match is {match.get_status_display().lower()}: nothing to play")
+    if decision_seconds is not None and decision_seconds < 1:
+        raise RoomError(RoomErrorCode.BAD_REQUEST, "a decision clock needs at least 1 second")
+    room = Room.objects.create(match=match, seed=None if tabletop else _seed(),
+                               decision_seconds=decision_seconds,
+                               created_by=user if user.is_authenticated else None)
+    sides = {}
+    for side in match.sides.select_related("player").order_by("side", "order"):
+        sides.setdefault(side.side, side)
+    for seat, side_no in zip(SEATS, (1, 2), strict=True):
+        side = sides[side_no]
+        RoomSeat.objects.create(room=room, seat=seat, user=side.player.user,
+                                name=side.player.display_name, character=side.character or "")
+    _start_if_picked(room)
+    return room
+
+
+@transaction.atomic
+def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str,
+                       character: str = "", bot_character: str = "") -> Room:
+    """A practice game against a bot (``rules_engine.bots.make_bot`` names it); no match."""
+    if not games.bot_known(bot):
+        raise RoomError(RoomErrorCode.UNKNOWN_BOT, f"there is no bot called {bot!r}")
+    known = games.playable_characters()
+    for pick in (character, bot_character):
+        if pick and pick not in known:
+            raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {pick!r}")
+    seed = _seed()
+    if not bot_character:
+        ids = sorted(known)
+        bot_character = ids[seed % len(ids)]
+    room = Room.objects.create(seed=seed, created_by=user)
+    RoomSeat.objects.create(room=room, seat="P1", user=user, name=name, character=character)
+    RoomSeat.objects.create(room=room, seat="P2", bot=bot, name=f"{bot} bot",
+                            character=bot_character)
+    _start_if_picked(room)
+    return room
+
+
+def _start_if_picked(room: Room) -> Game | None:
+    seats = room_seats(room)
+    if any(not s.character for s in seats):
+        return None
+    room.status = Room.Status.PLAYING
+    room.decision_since = timezone.now()
+    room.save(update_fields=["status", "decision_since", "updated_at"])
+    game = games.game_for(room.pk, room.seed, [s.character for s in seats], [])
+    _bots_play(room, seats, game)
+    return game
+
+
+def _locked(room_id: int, user: User) -> tuple[Room, list[RoomSeat], str]:
+    room = Room.objects.select_for_update().filter(pk=room_id).first()
+    if room is None:
+        raise RoomError(RoomErrorCode.NOT_FOUND, "there is no such room")
+    seats = room_seats(room)
+    seat = room_seat_of(seats, user)
+    if seat is None:
+        raise RoomError(RoomErrorCode.NOT_YOUR_SEAT, "spectators watch; only the players choose")
+    return room, seats, seat
+
+
+def room_pick(*, room_id: int, user: User, character: str) -> RoomUpdate:
+    """The seat's character; hidden from the others until every seat has picked."""
+    with games.room_lock(room_id), transaction.atomic():
+        room, seats, seat = _locked(room_id, user)
+        mine = next(s for s in seats if s.seat == seat)
+        if room.status != Room.Status.PICKING or mine.character:
+            raise RoomError(RoomErrorCode.STALE, "the characters are already picked")
+        if character not in games.playable_characters():
+            raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {character!r}")
+        mine.character = character
+        mine.save(update_fields=["character"])
+        game = _start_if_picked(room)
+        seats = room_seats(room)
+        messages = room_states(room, seats, game)
+    return RoomUpdate(room.pk, messages)
+
+
+def room_choose(*, room_id: int, user: User, action: Any, decision: str | None) -> RoomUpdate:
+    """Apply the sender's seat's choice (after the engine checks it), then any bot's."""
+    with games.room_lock(room_id), transaction.atomic():
+        room, seats, seat = _locked(room_id, user)
+        if room.status == Room.Status.FINISHED:
+            raise RoomError(RoomErrorCode.FINISHED, "the game is over")
+        if room.status == Room.Status.PICKING:
+            raise RoomError(RoomErrorCode.NOT_YOUR_TURN, "pick your character first")
+        game = room_game(room, seats)
+        assert game is not None
+        player = games.seat_id(seat)
+        if player not in game.acting_players:
+            raise RoomError(RoomErrorCode.NOT_YOUR_TURN,
+                            f"it is {' and '.join(p.name for p in game.acting_players)}'s "
+                            f"decision at {game.step}, not {seat}'s")
+        if decision is not None and decision != decision_token(game, seat):
+            raise RoomError(RoomErrorCode.STALE,
+                            "that choice answered an earlier decision; choose again")
+        try:
+            parsed = games.action_parse(player, action)
+        except (LogSyntaxError, ValueError) as exc:
+            raise RoomError(RoomErrorCode.BAD_REQUEST, f"unreadable choice: {exc}") from None
+        try:
+            game.apply(player, parsed)
+        except IllegalActionError as exc:
+            raise RoomError(RoomErrorCode.ILLEGAL, exc.reason, rule=exc.rule_id) from None
+        try:
+            _store(room, game, len(game.history) - 1)
+            _bots_play(room, seats, game)
+        except BaseException:
+            games.game_forget(room.pk)  # the database did not take it: rebuild next time
+            raise
+        messages = room_states(room, seats, game)
+    return RoomUpdate(room.pk, messages)
+
+
+def room_clock_check(*, room_id: int) -> RoomUpdate | None:
+    """If the room's decision clock has run out, make the default choice (DEFAULT_KINDS) for
+    every seat still to decide, and log it like any choice. None when nothing was due.
+
+    Anyone connected to the room may ask (the clients do when their countdown ends); the server
+    decides by its own clock, so an early or repeated ask changes nothing.
+    """
+    with games.room_lock(room_id), transaction.atomic():
+        room = Room.objects.select_for_update().filter(pk=room_id).first()
+        if (room is None or room.status != Room.Status.PLAYING or not room.decision_seconds
+                or room.decision_since is None):
+            return None
+        elapsed = (timezone.now() - room.decision_since).total_seconds()
+        if elapsed < room.decision_seconds:
+            return None
+        seats = room_seats(room)
+        game = room_game(room, seats)
+        assert game is not None
+        try:
+            for player in list(game.acting_players):
+                if game.is_over or player not in game.acting_players:
+                    continue
+                start = len(game.history)
+                game.apply(player, default_choice(game.legal_actions(player)))
+                _store(room, game, start)
+            _bots_play(room, seats, game)
+        except BaseException:
+            games.game_forget(room.pk)
+            raise
+        messages = room_states(room, seats, game)
+    return RoomUpdate(room.pk, messages)
+
+
+def _store(room: Room, game: Game, start: int) -> None:
+    RoomEvent.objects.bulk_create([
+        RoomEvent(room=room, index=i, player=p.name, action=a.to_json())
+        for i, (p, a) in enumerate(game.history[start:], start=start)
+    ])
+    room.version = len(game.history)
+    room.decision_since = timezone.now()
+    if game.is_over:
+        _finish(room, game)  # saves the whole row
+    else:
+        Room.objects.filter(pk=room.pk).update(version=room.version,
+                                               decision_since=room.decision_since)
+
+
+def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
+    """Every bot whose decision it is chooses now. At a simultaneous commit the bot commits as
+    soon as the decision opens, before the person's hidden choice is applied (bots are handed
+    the whole game, so they must never choose after seeing it)."""
+    bots = {games.seat_id(s.seat): s.bot for s in seats if s.bot}
+    while bots and not game.is_over:
+        acting = [p for p in game.acting_players if p in bots]
+        if not acting:
+            return
+        player = acting[0]
+        start = len(game.history)
+        bot = games.bot_for(bots[player], room.seed, start, player)
+        game.apply(player, bot.choose(game, player, game.legal_actions(player)))
+        _store(room, game, start)
+
+
+def _finish(room: Room, game: Game) -> None:
+    """The game ended: write its log; a match's log goes to verification as the room's own."""
+    assert game.outcome is not None
+    seats = room_seats(room)
+    log = games.match_log(game, room.seed, [s.character for s in seats], [s.name for s in seats])
+    room.log_text = log.dumps()
+    room.status = Room.Status.FINISHED
+    room.outcome = {
+        "winner": game.outcome.winner.name if game.outcome.winner is not None else None,
+        "how": game.outcome.termination.value, "turns": game.turn,
+        "life": {p.player.name: p.life for p in game.players},
+    }
+    if room.match_id is not None:
+        try:
+            with transaction.atomic():
+                if room.is_tabletop:
+                    # The players said what they drew: an ordinary submission (by side 1's
+                    # player), which the other side confirms or disputes as usual.
+                    outcome = match_log_submit(
+                        match=room.match, submitted_by=seats[0].user,
+                        log_bytes=room.log_text.encode("utf-8"),
+                    )
+                else:
+                    outcome = match_log_record_from_room(
+                        match=room.match, log_bytes=room.log_text.encode("utf-8"),
+                        room_ref=f"room {room.pk}",
+                    )
+            room.match_log = outcome.log
+        except MatchError as exc:
+            # The match closed meanwhile (an organizer's override, a cancelled set): the game
+            # and its log stay in the room, and the page says why no result followed.
+            room.result_problem = exc.message
+    room.save()

@@ -1,0 +1,89 @@
+"""Room pages: thin. The page is a shell; the websocket carries the game."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from matches.models import Match
+from rooms import games, services
+from rooms.errors import RoomError
+from rooms.replay import replay_frames
+from rooms.selectors import room_for_match, room_get, room_seat_of, room_seats
+
+
+def room_page(request: HttpRequest, pk: int) -> HttpResponse:
+    room = room_get(pk)
+    if room is None:
+        raise Http404("no such room")
+    seats = room_seats(room)
+    return render(request, "rooms/room.html", {
+        "room": room, "seats": seats, "seat": room_seat_of(seats, request.user),
+    })
+
+
+@require_http_methods(["GET", "POST"])
+def match_room(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match's room: go there if it is open; its players may open it."""
+    match = get_object_or_404(Match, pk=pk)
+    room = room_for_match(match.pk)
+    if room is not None:
+        return redirect("rooms:room", pk=room.pk)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"/accounts/login/?next={request.path}")
+        try:
+            raw = request.POST.get("decision_seconds", "").strip()
+            room = services.room_open_for_match(
+                match=match, user=request.user, tabletop=request.POST.get("tabletop") == "1",
+                decision_seconds=int(raw) if raw.isdigit() else None,
+            )
+        except RoomError as error:
+            messages.error(request, error.message)
+            return redirect("matches:match-detail", pk=match.pk)
+        return redirect("rooms:room", pk=room.pk)
+    return render(request, "rooms/open.html", {"match": match})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def practice_new(request: HttpRequest) -> HttpResponse:
+    """A practice game against a bot: pick your character and the bot."""
+    characters = games.playable_characters()
+    if request.method == "POST":
+        try:
+            room = services.room_open_practice(
+                user=request.user, name=request.user.get_username(),
+                bot=request.POST.get("bot", "greedy"),
+                character=request.POST.get("character", ""),
+                bot_character=request.POST.get("bot_character", ""),
+            )
+        except RoomError as error:
+            messages.error(request, error.message)
+        else:
+            return redirect("rooms:room", pk=room.pk)
+    return render(request, "rooms/practice.html",
+                  {"characters": characters, "bots": games.bots_available()})
+
+
+def _replay(request: HttpRequest, text: str, title: str, back: str | None) -> HttpResponse:
+    return render(request, "rooms/replay.html",
+                  {"replay": replay_frames(text), "title": title, "back": back})
+
+
+def room_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    room = room_get(pk)
+    if room is None or not room.log_text:
+        raise Http404("the room's game is not over")
+    return _replay(request, room.log_text, f"Room {room.pk}", None)
+
+
+def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """The match's result log (room-recorded or uploaded), once verified."""
+    match = get_object_or_404(Match.objects.select_related("result_log"), pk=pk)
+    if match.result_log is None or match.result_source != Match.ResultSource.LOG:
+        raise Http404("this match has no verified log")
+    return _replay(request, match.result_log.text, f"Match #{match.pk}", None)

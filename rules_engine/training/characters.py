@@ -1,0 +1,61 @@
+"""The per-character changes to the generic bot (RULES.md §12.2, the BOT table).
+
+Why a training module keyed by character, not a ``training_choice`` hook on each
+:class:`~rules_engine.characters.CharacterRules`: a BOT rule is a rule of the Training mode
+about how the engine *chooses* for a character, not card text. Keeping it here keeps character
+modules mode-agnostic (they are written against the ability context, never the game, and are
+on the Versus hot path), lets the bot's rules be read as one table like §12.2, and lets a
+character's BOT rule land without touching that character's module (other engineers' work).
+
+A BOT rule changes the generic procedure at two points: the orientation of the combat card the
+bot turns over (:meth:`BotRules.orientation`, TR-5) and any decision of the bot's seat
+(:meth:`BotRules.choose`: None leaves it to the generic procedure).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules_engine.actions import Action
+from rules_engine.cards import Card, Move, Rank
+from rules_engine.state import Decision, PlayerState
+
+if TYPE_CHECKING:
+    from rules_engine.game.core import GameCore
+
+
+class BotRules:
+    """A character's BOT rule; the base class is "No changes"."""
+
+    def __init__(self, rule_id: str) -> None:
+        self.rule_id = rule_id
+
+    def orientation(self, game: GameCore, ps: PlayerState, card: Card,
+                    order: list[Move]) -> list[Move]:
+        """The ends of the turned-over ``card`` in the order the bot tries them (the seeded
+        50/50 end first, then rotated 180°)."""
+        return order
+
+    def choose(self, game: GameCore, ps: PlayerState, decision: Decision,
+               legal: list[Action]) -> Action | None:
+        """The bot's choice at ``decision`` by this rule, or None for the generic procedure."""
+        return None
+
+
+class GwenBot(BotRules):
+    """BOT-GWEN: a Jack revealed in combat is always rotated to Chains of Ice."""
+
+    def orientation(self, game: GameCore, ps: PlayerState, card: Card,
+                    order: list[Move]) -> list[Move]:
+        if card.rank is not Rank.JACK:
+            return order
+        return sorted(order, key=lambda m: m.name != "Chains of Ice")
+
+
+#: The BOT rules the bot plays, by character id. Every other character plays the generic
+#: procedure, and a verdict says so.
+BOT_RULES: dict[str, BotRules] = {
+    "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
+    "troq": BotRules("BOT-TROQ"),  # "No changes"
+    "gwen": GwenBot("BOT-GWEN"),
+}

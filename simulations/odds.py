@@ -1,0 +1,256 @@
+"""Event odds: a stage simulated many times from its entrants' ratings and characters.
+
+Writes (``stage_odds_refresh``, ``event_seeding_simulated``) and the reads behind them. The
+model (``simulations.montecarlo.model``): a game is won with OpenSkill's two-player probability
+(an entrant's rating is its players' mean ``mu`` and root-mean-square ``sigma``; unrated players
+count as a new rating), moved in log-odds by the latest finished simulated matchup chart when
+both entrants declared a single character; a set is a best-of-N series of such games.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+
+from simulations import selectors
+from simulations.models import StageOdds
+from simulations.montecarlo.elimination import simulate_elimination
+from simulations.montecarlo.model import chart_adjusted, rating_win_probability, series_matrix
+from simulations.montecarlo.stages import simulate_groups_then_playoff
+from tournaments.formats.elimination import double_elimination, single_elimination
+from tournaments.models import (
+    Entrant,
+    EntrantMember,
+    Event,
+    PlayerRating,
+    Set,
+    SetResultChange,
+    Stage,
+)
+from tournaments.services.seeding import (
+    entrants_in_seed_order,
+    event_seeding_set,
+    seeding_preview,
+)
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3.0
+TOP = 8
+
+
+@dataclass(frozen=True)
+class EntrantModel:
+    entrant_id: int
+    name: str
+    mu: float
+    sigma: float
+    character: str  # "" unless exactly one character is declared
+
+
+def entrant_models(entrants: Sequence[Entrant]) -> list[EntrantModel]:
+    members = list(EntrantMember.objects.filter(entrant__in=entrants)
+                   .values_list("entrant_id", "player_id", "character"))
+    ratings = {r.player_id: r for r in PlayerRating.objects.filter(
+        player_id__in={p for _, p, _ in members})}
+    per: dict[int, list[tuple[float, float, str]]] = defaultdict(list)
+    for entrant_id, player_id, char in members:
+        r = ratings.get(player_id)
+        per[entrant_id].append((r.mu if r else DEFAULT_MU, r.sigma if r else DEFAULT_SIGMA, char))
+    models = []
+    for e in entrants:
+        rows = per.get(e.pk) or [(DEFAULT_MU, DEFAULT_SIGMA, "")]
+        chars = {c for _, _, c in rows if c}
+        models.append(EntrantModel(
+            e.pk, e.name, sum(m for m, _, _ in rows) / len(rows),
+            math.sqrt(sum(s * s for _, s, _ in rows) / len(rows)),
+            next(iter(chars)) if len(chars) == 1 and len(rows) == 1 else "",
+        ))
+    return models
+
+
+def game_matrix(models: Sequence[EntrantModel]) -> list[list[float]]:
+    """P(row beats column in one game)."""
+    job = selectors.matchup_job_latest_finished()
+    chart: dict[tuple[str, str], float] = {}
+    if job is not None:
+        sim = selectors.matchup_job_chart(job=job)
+        for cid, _, cells in sim.rows():
+            for oid, cell in cells:
+                if cell.score is not None:
+                    chart[(cid, oid)] = cell.score
+    matrix = []
+    for a in models:
+        row = []
+        for b in models:
+            p = rating_win_probability(a.mu, a.sigma, b.mu, b.sigma)
+            if a.character and b.character:
+                p = chart_adjusted(p, chart.get((a.character, b.character)))
+            row.append(0.5 if a is b else p)
+        matrix.append(row)
+    return matrix
+
+
+def _stage_entrants(stage: Stage) -> list[Entrant] | None:
+    entries = list(stage.entries.select_related("entrant").order_by("seed"))
+    if entries:
+        return [e.entrant for e in entries]
+    first = stage.event.stages.order_by("order", "id").first()
+    if first is not None and first.pk == stage.pk:
+        return entrants_in_seed_order(stage.event)
+    return None  # a later stage before its entrants are known
+
+
+def stage_odds_compute(*, stage: Stage, runs: int, seed: int = 0,
+                       entrants: Sequence[Entrant] | None = None) -> dict[str, Any] | None:
+    """The odds of an elimination stage, following its finished sets (round-robin groups: with
+    the elimination stage after them); None for other kinds (or a stage whose entrants are not
+    known yet)."""
+    if stage.kind == Stage.Kind.ROUND_ROBIN and entrants is None:
+        return groups_odds_compute(stage=stage, runs=runs, seed=seed)
+    if stage.kind not in Stage.ELIMINATION_KINDS:
+        return None
+    chosen = list(entrants) if entrants is not None else _stage_entrants(stage)
+    if not chosen or len(chosen) < 2:
+        return None
+    n = len(chosen)
+    specs = _specs(stage.kind, n, stage)
+    models = entrant_models(chosen)
+    game = game_matrix(models)
+    event = stage.event
+    sets = {s.key: s for s in stage.sets.all()} if entrants is None else {}
+    best_of = {k: s.best_of for k, s in sets.items()}
+    default = {spec.key: (event.grand_final_best_of if spec.bracket == "grand_final"
+                          else event.best_of) for spec in specs}
+    lengths = sorted({best_of.get(k, default[k]) for k in default})
+    matrices = [series_matrix(game, b) for b in lengths]
+    forced = {}
+    for key, s in sets.items():
+        if s.status == Set.Status.FINISHED and s.winner_id is not None:
+            forced[key] = "a" if s.winner_id == s.entrant_a_id else "b"
+    started = time.perf_counter()
+    result = simulate_elimination(
+        specs, list(range(n)), matrices, runs=runs, seed=seed, forced=forced,
+        matrix_of=lambda spec: lengths.index(best_of.get(spec.key, default[spec.key])),
+    )
+    seconds = time.perf_counter() - started
+    rows = [{
+        "entrant": m.entrant_id, "name": m.name, "character": m.character,
+        "reach": dict(zip(result.columns, result.reach[i], strict=True)),
+        "top8": result.top8[i], "win": result.win[i],
+        "expected_place": result.expected_place[i],
+    } for i, m in enumerate(models)]
+    rows.sort(key=lambda r: (-r["win"], r["expected_place"]))
+    return {"columns": result.columns, "rows": rows, "runs": runs, "seconds": seconds,
+            "results_seen": len(forced), "top": TOP}
+
+
+def _specs(kind: str, n: int, stage: Stage) -> list[Any]:
+    if kind == Stage.Kind.SINGLE_ELIMINATION:
+        return single_elimination(n, third_place=stage.third_place)
+    return double_elimination(n, grand_final_reset=stage.grand_final_reset)
+
+
+def groups_odds_compute(*, stage: Stage, runs: int, seed: int = 0) -> dict[str, Any] | None:
+    """Groups, then the elimination stage after them, in one simulation: the chance to reach
+    the playoff, each of its rounds, its top 8 and to win it. Group games already played are
+    followed; ties in a group are broken at random (the real tie-breaks need game scores)."""
+    playoff = (stage.event.stages.filter(order__gt=stage.order, kind__in=Stage.ELIMINATION_KINDS)
+               .order_by("order", "id").first())
+    entries = list(stage.entries.select_related("entrant").order_by("group", "seed"))
+    if playoff is None or len(entries) < 2:
+        return None
+    chosen = [e.entrant for e in entries]
+    index = {e.pk: i for i, e in enumerate(chosen)}
+    by_group: dict[int, list[int]] = defaultdict(list)
+    for entry in entries:
+        by_group[entry.group or 0].append(index[entry.entrant_id])
+    groups = [by_group[g] for g in sorted(by_group)]
+    per_group = min(stage.advance_count or min(len(g) for g in groups), *(len(g) for g in groups))
+    size = per_group * len(groups)
+    if size < 2:
+        return None
+    models = entrant_models(chosen)
+    game = game_matrix(models)
+    event = stage.event
+    decided = {}
+    for s in stage.sets.filter(status=Set.Status.FINISHED, winner__isnull=False):
+        if s.entrant_a_id in index and s.entrant_b_id in index:
+            a, b = index[s.entrant_a_id], index[s.entrant_b_id]
+            decided[(min(a, b), max(a, b))] = index[s.winner_id]
+    specs = _specs(playoff.kind, size, playoff)
+    lengths = sorted({event.best_of, event.grand_final_best_of})
+    started = time.perf_counter()
+    result = simulate_groups_then_playoff(
+        groups, series_matrix(game, event.best_of), advance_per_group=per_group,
+        playoff_specs=specs, playoff_matrices=[series_matrix(game, b) for b in lengths],
+        runs=runs, seed=seed, decided=decided,
+        matrix_of=lambda spec: lengths.index(event.grand_final_best_of
+                                             if spec.bracket == "grand_final" else event.best_of),
+    )
+    seconds = time.perf_counter() - started
+    label = f"{playoff.name}"
+    columns = [label, *result.playoff.columns[1:]]
+    rows = [{
+        "entrant": m.entrant_id, "name": m.name, "character": m.character,
+        "reach": {label: result.advance[i],
+                  **dict(zip(result.playoff.columns[1:], result.playoff.reach[i][1:],
+                             strict=True))},
+        "top8": result.playoff.top8[i], "win": result.playoff.win[i],
+        "expected_place": result.playoff.expected_place[i],
+    } for i, m in enumerate(models)]
+    rows.sort(key=lambda r: (-r["win"], r["expected_place"]))
+    return {"columns": columns, "rows": rows, "runs": runs, "seconds": seconds,
+            "results_seen": len(decided), "top": TOP}
+
+
+def stage_odds_refresh(*, stage_id: int, runs: int | None = None) -> StageOdds | None:
+    """Recompute a stage's current odds; the first odds before any result are also kept as its
+    initial odds (what calibration compares with the outcome)."""
+    stage = Stage.objects.select_related("event").filter(pk=stage_id).first()
+    if stage is None:
+        return None
+    runs = runs or settings.YOMI_ODDS_RUNS
+    last_change = SetResultChange.objects.filter(set__stage=stage).aggregate(
+        last=Max("id"))["last"] or 0
+    data = stage_odds_compute(stage=stage, runs=runs)
+    if data is None:
+        return None
+    with transaction.atomic():
+        current, _ = StageOdds.objects.update_or_create(
+            stage=stage, kind=StageOdds.Kind.CURRENT,
+            defaults={"runs": runs, "results_seen": data["results_seen"],
+                      "seconds": data["seconds"], "data": data, "last_change": last_change},
+        )
+        if data["results_seen"] == 0:
+            StageOdds.objects.update_or_create(
+                stage=stage, kind=StageOdds.Kind.INITIAL,
+                defaults={"runs": runs, "results_seen": 0, "seconds": data["seconds"],
+                          "data": data},
+            )
+    return current
+
+
+def event_seeding_simulated(*, event: Event, actor: Any, runs: int | None = None,
+                            seed: int = 0) -> list[Entrant]:
+    """Seed by expected finish: the first stage (single elimination if it is not an
+    elimination) simulated from the rating seeding; applied by the ordinary seeding service."""
+    by_rating = seeding_preview(event=event, method="rating")
+    stage = event.stages.order_by("order", "id").first()
+    if stage is None or stage.kind not in Stage.ELIMINATION_KINDS:
+        stage = Stage(event=event, kind=Stage.Kind.SINGLE_ELIMINATION)
+    data = stage_odds_compute(stage=stage, runs=runs or settings.YOMI_ODDS_RUNS, seed=seed,
+                              entrants=by_rating)
+    order = [e.pk for e in by_rating]
+    if data is not None:
+        place = {r["entrant"]: r["expected_place"] for r in data["rows"]}
+        rank = {pk: i for i, pk in enumerate(order)}  # ties: the rating order
+        order.sort(key=lambda pk: (round(place[pk], 6), rank[pk]))
+    return event_seeding_set(event=event, actor=actor, method="manual", order=order)

@@ -1,0 +1,164 @@
+"""Reads for simulations: a matchup job's progress and its chart."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Max, Min, Sum
+from django.utils import timezone
+
+from rules_engine.cards import character
+from simulations.models import MatchupJob
+from stats.wilson import wilson_interval
+
+RATE_WINDOW = dt.timedelta(seconds=60)
+
+
+@dataclass(frozen=True)
+class JobProgress:
+    job_id: int
+    status: str
+    games_done: int
+    games_total: int
+    chunks_done: int
+    chunks_total: int
+    games_per_second: float | None
+    eta_seconds: float | None
+    elapsed_seconds: float | None  # first chunk started to last stored (or now)
+
+    @property
+    def fraction(self) -> float:
+        return self.games_done / self.games_total if self.games_total else 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "job": self.job_id, "status": self.status,
+            "games_done": self.games_done, "games_total": self.games_total,
+            "chunks_done": self.chunks_done, "chunks_total": self.chunks_total,
+            "percent": round(100 * self.fraction, 1),
+            "games_per_second": (None if self.games_per_second is None
+                                 else round(self.games_per_second, 1)),
+            "eta_seconds": None if self.eta_seconds is None else round(self.eta_seconds),
+            "elapsed_seconds": (None if self.elapsed_seconds is None
+                                else round(self.elapsed_seconds, 1)),
+        }
+
+
+def matchup_job_progress(*, job: MatchupJob, now: dt.datetime | None = None) -> JobProgress:
+    """Games and chunks stored so far; the rate over the last minute (the whole run once it is
+    finished) and the time left at that rate."""
+    now = now or timezone.now()
+    totals = job.chunks.aggregate(games=Sum("games"), chunks=Count("id"),
+                                  first=Min("finished_at"), last=Max("finished_at"))
+    games_done = totals["games"] or 0
+    elapsed = None
+    rate = None
+    if totals["first"] is not None:
+        # the first chunk's own play time comes before its row: count it in
+        first_seconds = job.chunks.order_by("finished_at").values_list("seconds", flat=True)[0]
+        start = totals["first"] - dt.timedelta(seconds=first_seconds)
+        end = totals["last"] if job.status == MatchupJob.Status.FINISHED else now
+        elapsed = max((end - start).total_seconds(), 1e-6)
+        if job.status == MatchupJob.Status.FINISHED:
+            rate = games_done / elapsed
+        else:
+            window_start = max(start, now - RATE_WINDOW)
+            recent = job.chunks.filter(finished_at__gte=window_start).aggregate(
+                g=Sum("games"))["g"] or 0
+            span = (now - window_start).total_seconds()
+            rate = recent / span if span > 0 and recent else None
+    remaining = job.games_total - games_done
+    eta = 0.0 if remaining <= 0 else (remaining / rate if rate else None)
+    return JobProgress(job.pk, job.status, games_done, job.games_total,
+                       totals["chunks"] or 0, job.chunks_total, rate, eta, elapsed)
+
+
+@dataclass(frozen=True)
+class ChartCell:
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def points(self) -> float:
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def score(self) -> float | None:
+        """Expected score out of 10 for the row's character."""
+        return 10 * self.points / self.games if self.games else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        found = wilson_interval(self.points, self.games)
+        return None if found is None else (10 * found[0], 10 * found[1])
+
+
+@dataclass(frozen=True)
+class SimulatedChart:
+    job: MatchupJob
+    characters: list[str]
+    cells: list[list[ChartCell]]
+
+    @property
+    def names(self) -> list[str]:
+        return [character(c).name for c in self.characters]
+
+    def rows(self) -> list[tuple[str, str, list[tuple[str, ChartCell]]]]:
+        return [(cid, name, list(zip(self.characters, row, strict=True)))
+                for cid, name, row in zip(self.characters, self.names, self.cells, strict=True)]
+
+    def as_dict(self) -> dict[str, Any]:
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 3)
+
+        return {
+            "job": self.job.pk, "bot": self.job.bot, "games_per_pair": self.job.games_per_pair,
+            "status": self.job.status,
+            "characters": self.characters,
+            "score": [[r(c.score) for c in row] for row in self.cells],
+            "games": [[c.games for c in row] for row in self.cells],
+            "low": [[r(c.interval[0]) if c.interval else None for c in row]
+                    for row in self.cells],
+            "high": [[r(c.interval[1]) if c.interval else None for c in row]
+                     for row in self.cells],
+        }
+
+
+def matchup_job_chart(*, job: MatchupJob) -> SimulatedChart:
+    """Score out of 10 of each row's character against each column's, both seats pooled.
+
+    Row i against column j pools i's games as P1 against j and as P2 against j. In a mirror both
+    seats are the same character, so its score is 5 by construction (its games count once).
+    """
+    per_pair = {
+        (row["p1"], row["p2"]): (row["games"], row["w1"], row["w2"], row["d"])
+        for row in job.chunks.values("p1", "p2").annotate(
+            games=Sum("games"), w1=Sum("p1_wins"), w2=Sum("p2_wins"), d=Sum("draws"))
+    }
+    chars = list(job.characters)
+    cells = []
+    for a in chars:
+        row = []
+        for b in chars:
+            g1, w1, l1, d1 = per_pair.get((a, b), (0, 0, 0, 0))
+            if a == b:
+                decisive = w1 + l1
+                row.append(ChartCell(g1, decisive // 2, d1 + decisive % 2, decisive // 2))
+                continue
+            g2, l2, w2, d2 = per_pair.get((b, a), (0, 0, 0, 0))
+            row.append(ChartCell(g1 + g2, w1 + w2, d1 + d2, l1 + l2))
+        cells.append(row)
+    return SimulatedChart(job, chars, cells)
+
+
+def matchup_jobs_recent(limit: int = 20) -> list[MatchupJob]:
+    return list(MatchupJob.objects.all()[:limit])
+
+
+def matchup_job_latest_finished() -> MatchupJob | None:
+    return MatchupJob.objects.filter(status=MatchupJob.Status.FINISHED).order_by(
+        "-finished_at", "-id").first()

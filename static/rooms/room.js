@@ -1,0 +1,149 @@
+// The match room's client: it renders what the server sends and sends back one of the choices
+// the server listed. It knows no rules: the server's engine decides everything.
+(function () {
+  "use strict";
+  const root = document.getElementById("room");
+  if (!root) return;
+  const board = document.getElementById("board");
+  const choices = document.getElementById("choices");
+  const title = document.getElementById("decision-title");
+  const refused = document.getElementById("refused");
+  const connection = document.getElementById("connection");
+  let socket = null;
+  let retry = 0;
+  let state = null;
+
+  function el(tag, attrs, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function cards(list) { return (list && list.length) ? list.join(" ") : "—"; }
+
+  function renderSeat(seatInfo, p, acting) {
+    const box = el("section", {class: "seat" + (acting ? " acting" : ""), "data-seat": seatInfo.seat});
+    box.appendChild(el("h2", {}, `${seatInfo.seat} · ${seatInfo.name}` +
+      (p ? ` · ${p.character}` : (seatInfo.character ? ` · ${seatInfo.character}` : ""))));
+    if (!p) {
+      box.appendChild(el("p", {class: "muted"}, seatInfo.picked ? "has picked" : "picking…"));
+      return box;
+    }
+    const dl = el("dl");
+    const rows = [
+      ["Life", p.life], ["Hand", p.hand_size], ["Deck", p.deck_size],
+      ["Discard", cards(p.discard)], ["Knocked down", p.knocked_down ? "yes" : "no"],
+      ["Combo points spent", p.combo_points_spent],
+    ];
+    if (p.combat_card) rows.push(["Combat card", p.combat_card]);
+    if (p.face_down) rows.push(["Face-down card", "yes"]);
+    if (p.attached) rows.push(["Attached", cards(p.attached)]);
+    if (p.ongoing) rows.push(["Ongoing", p.ongoing.map(e => e.name + (e.card ? ` (${e.card})` : "")).join(", ")]);
+    if (p.banished) rows.push(["Banished", cards(p.banished)]);
+    if (p.frozen) rows.push(["Frozen", "yes"]);
+    if (p.hand) rows.push(["Your hand", cards(p.hand)]);
+    for (const [k, v] of rows) {
+      dl.appendChild(el("dt", {}, k));
+      dl.appendChild(el("dd", {"data-field": k.toLowerCase().replace(/ /g, "-")}, String(v)));
+    }
+    box.appendChild(dl);
+    return box;
+  }
+
+  function render(s) {
+    state = s;
+    root.dataset.status = s.status;
+    root.dataset.version = s.version;
+    board.replaceChildren();
+    const view = s.view;
+    if (view) {
+      board.appendChild(el("p", {class: "muted", id: "turn"},
+        `Turn ${view.turn} · step ${view.step} · initiative ${view.initiative}`));
+    }
+    for (const seatInfo of s.seats) {
+      board.appendChild(renderSeat(seatInfo, view ? view.players[seatInfo.seat] : null,
+                                   s.acting.includes(seatInfo.seat)));
+    }
+    choices.replaceChildren();
+    if (s.characters) {
+      title.textContent = "Pick your character (hidden until both have picked)";
+      for (const [id, name] of Object.entries(s.characters)) {
+        const b = el("button", {type: "button", class: "pick", "data-character": id}, name);
+        b.addEventListener("click", () => send({type: "pick", character: id}));
+        choices.appendChild(b);
+      }
+    } else if (s.legal && s.legal.length) {
+      title.textContent = "Your decision";
+      s.legal.forEach((choice, i) => {
+        const b = el("button", {type: "button", class: "choice", "data-index": i,
+                                "data-kind": choice.action.action}, choice.label);
+        b.addEventListener("click", () => {
+          for (const other of choices.querySelectorAll("button")) other.disabled = true;
+          send({type: "choose", action: choice.action, decision: s.decision});
+        });
+        choices.appendChild(b);
+      });
+    } else if (s.status !== "finished") {
+      title.textContent = s.acting.length ? `Waiting for ${s.acting.join(" and ")}` : "";
+    } else {
+      title.textContent = "";
+    }
+    const finished = document.getElementById("finished");
+    finished.hidden = s.status !== "finished";
+    if (s.status === "finished" && s.outcome) {
+      const o = s.outcome;
+      document.getElementById("outcome").textContent =
+        (o.winner ? `${o.winner} wins` : "A draw") + ` (${o.how}, turn ${o.turns}).` +
+        (s.seed !== null && s.seed !== undefined ? ` Seed ${s.seed}.` : " Draws as recorded.") +
+        (s.result_problem ? ` The result was not sent to the match: ${s.result_problem}` : "");
+      document.getElementById("replay-link").href = s.replay_url;
+      const ml = document.getElementById("match-link");
+      ml.replaceChildren();
+      if (s.match_url) ml.appendChild(el("a", {href: s.match_url, id: "match-result-link"}, "See the match's verified result"));
+    }
+  }
+
+  // The decision clock: a countdown to the server's deadline; when it ends, ask the server to
+  // make the default choice (it checks its own clock, so asking early changes nothing).
+  let clockAsked = 0;
+  setInterval(() => {
+    const clock = document.getElementById("clock");
+    if (!state || !state.clock || state.status !== "playing") { clock.hidden = true; return; }
+    const left = Math.max(0, state.clock.deadline - Date.now() / 1000);
+    clock.hidden = false;
+    clock.textContent = `Clock: ${Math.ceil(left)} s for this decision`;
+    if (left <= 0 && Date.now() - clockAsked > 1000) {
+      clockAsked = Date.now();
+      send({type: "clock"});
+    }
+  }, 250);
+
+  function send(message) {
+    refused.hidden = true;
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}${root.dataset.wsPath}`);
+    socket.addEventListener("open", () => { retry = 0; connection.textContent = "Connected"; });
+    socket.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === "state") render(m);
+      else if (m.type === "refused") {
+        refused.textContent = `Refused: ${m.reason}`;
+        refused.hidden = false;
+        if (state) render(state);  // the buttons again
+      }
+    });
+    socket.addEventListener("close", () => {
+      // Reconnect: the server sends the current state on connect, so the game resumes there.
+      connection.textContent = "Disconnected; reconnecting…";
+      root.dataset.status = "reconnecting";
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, 250 * 2 ** retry);
+    });
+  }
+  connect();
+})();

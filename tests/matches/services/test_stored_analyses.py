@@ -1,0 +1,155 @@
+"""Issue 17, part 3: verdicts, timelines and boards are computed once per log, in the worker, and
+stored; the match page reads them and never replays a log. Part 2: a chunk of a bulk
+re-verification is read and written in bulk (a constant number of queries per chunk)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matches import engine
+from matches.models import Match, MatchLog, TimelineChunk, VerificationRun
+from matches.services import logs_judged_by_older_engine, logs_reverify_stale, match_log_submit
+from matches.services.verification import match_runs_verify
+from tests.matches.factories import (
+    log_bytes,
+    self_play_log_text,
+    side_user,
+    versus_match,
+    with_extra_event,
+)
+
+pytestmark = pytest.mark.django_db
+RS = VerificationRun.Status
+
+
+def submit(match: Match, side: int, text: str, capture) -> VerificationRun:  # type: ignore[no-untyped-def]
+    with capture(execute=True):
+        outcome = match_log_submit(
+            match=match, submitted_by=side_user(match, side), log_bytes=log_bytes(text)
+        )
+    assert outcome.run is not None
+    outcome.run.refresh_from_db()
+    return outcome.run
+
+
+def _stored_turns(run: VerificationRun) -> list[dict[str, object]]:
+    chunks = TimelineChunk.objects.filter(run=run).order_by("number")
+    return [turn for chunk in chunks for turn in chunk.turns]
+
+
+def test_verification_stores_the_timeline_in_chunks(django_capture_on_commit_callbacks) -> None:
+    text = self_play_log_text()
+    run = submit(versus_match(), 1, text, django_capture_on_commit_callbacks)
+    expected = engine.log_timeline(text)
+    assert run.status == RS.LEGAL and run.turn_count == len(expected) > 0
+    assert _stored_turns(run) == expected
+    assert all(len(c.turns) <= TimelineChunk.TURNS_PER_CHUNK for c in run.timeline_chunks.all())
+    assert run.board_before is None
+
+
+def test_an_illegal_log_stores_the_board_before_its_error(
+    django_capture_on_commit_callbacks,
+) -> None:
+    text = with_extra_event(self_play_log_text())
+    run = submit(versus_match(), 1, text, django_capture_on_commit_callbacks)
+    assert run.status == RS.ILLEGAL
+    index = run.verdict["first_error"]["index"]
+    assert run.board_before == engine.log_board_before(text, index)
+    assert run.board_before is not None
+
+
+def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a page replayed a log")
+
+    for name in ("log_verdict", "log_timeline", "log_board_before", "log_analysis"):
+        monkeypatch.setattr(engine, name, refuse)
+
+
+def test_the_match_page_reads_stored_analyses_only(
+    client, django_capture_on_commit_callbacks, monkeypatch, django_assert_max_num_queries,
+) -> None:
+    legal = self_play_log_text()
+    match = versus_match()
+    submit(match, 1, legal, django_capture_on_commit_callbacks)
+    illegal_match = versus_match()
+    submit(illegal_match, 1, with_extra_event(legal), django_capture_on_commit_callbacks)
+    _no_engine(monkeypatch)
+    with django_assert_max_num_queries(12):
+        html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Turn by turn" in html and "Every step is legal" in html
+    html = client.get(f"/matches/{illegal_match.pk}/").content.decode()
+    assert "The board before event" in html
+
+
+def test_a_run_verified_before_analyses_were_stored_says_pending_and_is_backfilled(
+    client, django_capture_on_commit_callbacks, monkeypatch,
+) -> None:
+    match = versus_match()
+    run = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    # as a run stored before this change: a verdict, no analyses
+    TimelineChunk.objects.filter(run=run).delete()
+    VerificationRun.objects.filter(pk=run.pk).update(turn_count=None)
+    assert list(logs_judged_by_older_engine()) == [run.log]
+    with monkeypatch.context() as patched:
+        _no_engine(patched)
+        html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "analysis pending" in html and "Turn by turn" not in html
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = logs_reverify_stale()
+    assert batch is not None and batch.total == 1
+    newest = VerificationRun.objects.filter(log=run.log).order_by("-id").first()
+    assert newest is not None and newest.turn_count and newest.status == RS.LEGAL
+    assert not logs_judged_by_older_engine().exists()
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "Turn by turn" in html and "analysis pending" not in html
+
+
+def test_the_timeline_is_paged(client, django_capture_on_commit_callbacks) -> None:
+    match = versus_match()
+    run = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    # a long game, as stored: 120 turns in three chunks (the page shows 50 at a time)
+    turns = _stored_turns(run)
+    long = [dict(turns[i % len(turns)], turn=i + 1) for i in range(120)]
+    TimelineChunk.objects.filter(run=run).delete()
+    TimelineChunk.objects.bulk_create(
+        TimelineChunk(run=run, number=n, turns=long[n * 50:(n + 1) * 50]) for n in range(3))
+    VerificationRun.objects.filter(pk=run.pk).update(turn_count=120)
+    log_pk = run.log_id
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "120 turns; turns 1\u201350" in html and f"?turns-{log_pk}=2" in html
+    html = client.get(f"/matches/{match.pk}/?turns-{log_pk}=3").content.decode()
+    assert "turns 101\u2013120" in html and "Page 3 of 3" in html
+
+
+def _stale_runs(n: int, capture) -> list[int]:  # type: ignore[no-untyped-def]
+    """``n`` confirmed matches (both sides sent the same log), then one new run each."""
+    text = self_play_log_text()
+    run_ids = []
+    for _ in range(n):
+        match = versus_match()
+        submit(match, 1, text, capture)
+        with capture(execute=True):
+            match_log_submit(match=match, submitted_by=side_user(match, 2),
+                             log_bytes=log_bytes(text))
+        match.refresh_from_db()
+        assert match.status == Match.Status.CONFIRMED
+        log = MatchLog.objects.get(match=match)
+        run_ids.append(VerificationRun.objects.create(log=log).pk)
+    return run_ids
+
+
+def test_a_chunk_costs_the_same_queries_for_2_or_10_logs(django_capture_on_commit_callbacks):
+    counts = []
+    for n in (2, 10):
+        run_ids = _stale_runs(n, django_capture_on_commit_callbacks)
+        with CaptureQueriesContext(connection) as queries:
+            runs = match_runs_verify(run_ids=run_ids)
+        assert len(runs) == n and {r.status for r in runs} == {RS.LEGAL}
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 14, counts
+    assert VerificationRun.objects.filter(pk__in=run_ids, turn_count__gt=0).count() == 10
+    # finished runs are skipped: a redelivered chunk does nothing
+    assert match_runs_verify(run_ids=run_ids) == []

@@ -1,0 +1,57 @@
+"""The log schema check's fast path (issue 17, part 2: the full jsonschema check took seven times
+the replay) gives the full check's answer: it never passes a log the full check refuses, and a
+refused log still gets the full check's JSON path."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from matches import engine
+from tests.matches.factories import self_play_log_text
+
+
+def _mutations() -> list:  # type: ignore[type-arg]
+    return [
+        lambda e: e.__setitem__("extra", 1),
+        lambda e: e.__setitem__("player", True),
+        lambda e: e.__setitem__("player", "P3"),
+        lambda e: e.pop("card", None),
+        lambda e: e.__setitem__("card", 7),
+        lambda e: e.__setitem__("action", "teleport"),
+        lambda e: e.__setitem__("action", 3),
+        lambda e: e.__setitem__("cards", ["XX"]),
+        lambda e: e.__setitem__("move", "block"),
+        lambda e: e.__setitem__("target", -1),
+        lambda e: e.__setitem__("action", "pass"),
+        lambda e: e.__setitem__("action", "draw"),
+        lambda e: e.__setitem__("name", 3),
+    ]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_fast_check_agrees_with_the_full_schema(seed: int) -> None:
+    text = self_play_log_text("grave", "jaina", seed)
+    full = engine._schema_validator()
+    assert engine._valid_quickly(json.loads(text)) and full.is_valid(json.loads(text))
+    rng = random.Random(seed)
+    for _ in range(60):
+        doc = json.loads(text)
+        event = doc["events"][rng.randrange(len(doc["events"]))]
+        rng.choice(_mutations())(event)
+        if engine._valid_quickly(doc):
+            assert full.is_valid(doc), event
+        if not full.is_valid(doc):
+            with pytest.raises(engine.Unreadable) as refused:
+                engine.log_schema_check(doc)
+            assert refused.value.json_path.startswith("$.events[")
+
+
+def test_a_header_the_schema_refuses_is_refused() -> None:
+    doc = json.loads(self_play_log_text())
+    doc["surprise"] = True
+    assert not engine._valid_quickly(doc)
+    with pytest.raises(engine.Unreadable):
+        engine.log_schema_check(doc)

@@ -1,0 +1,58 @@
+"""Rooms for tests, and a scripted player that clicks one of the listed choices."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from matches.models import Match
+from rooms import services
+from rooms.models import Room
+from rooms.selectors import room_game, room_seats, room_state
+from tests.matches.factories import side_user, versus_match
+
+
+def match_room(characters: tuple[str, str] | None = ("grave", "jaina")) -> tuple[Match, Room]:
+    """A Versus match and its open room; characters picked unless None."""
+    match = versus_match()
+    room = services.room_open_for_match(match=match, user=side_user(match, 1))
+    if characters is not None:
+        for side, character in zip((1, 2), characters, strict=True):
+            services.room_pick(room_id=room.pk, user=side_user(match, side), character=character)
+    room.refresh_from_db()
+    return match, room
+
+
+def pick_choice(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Like the engine's random bot: a kind of choice first, then one of that kind (so the many
+    pumps do not drown the single stop and games end)."""
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for choice in legal:
+        kinds.setdefault(choice["action"]["action"], []).append(choice)
+    group = kinds[rng.choice(sorted(kinds))]
+    return rng.choice(group)
+
+
+def state(room: Room, audience: str) -> dict[str, Any]:
+    """What the audience ("P1", "P2", "public") would be sent now."""
+    room.refresh_from_db()
+    seats = room_seats(room)
+    return room_state(room, seats, room_game(room, seats), audience)
+
+
+def play_out(match: Match, room: Room, seed: int = 7) -> None:
+    """Both players click listed choices (seeded) until the game ends."""
+    from tests.matches.factories import side_user
+
+    rng = random.Random(seed)
+    users = {"P1": side_user(match, 1), "P2": side_user(match, 2)}
+    for _ in range(5000):
+        room.refresh_from_db()
+        if room.status == Room.Status.FINISHED:
+            return
+        seat = state(room, "P1")["acting"][0]
+        now = state(room, seat)
+        choice = pick_choice(now["legal"], rng)
+        services.room_choose(room_id=room.pk, user=users[seat], action=choice["action"],
+                             decision=now["decision"])
+    raise AssertionError("the game did not end")

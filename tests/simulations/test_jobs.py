@@ -1,0 +1,183 @@
+"""Matchup jobs in-process: chunks stored once, resumed without doubling, the chart's arithmetic,
+the pages, the downloads and the shell command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from rules_engine.selfplay import play_game
+from rules_engine.types import PlayerId
+from simulations import selectors, services
+from simulations.errors import SimulationError
+from simulations.models import MatchupChunk, MatchupJob
+from tests.matches.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+CHARS = ["grave", "jaina", "troq"]
+
+
+def make_job(capture, *, games=4, chunk=2, chars=CHARS, bot="random") -> MatchupJob:
+    with capture(execute=True):
+        return services.matchup_job_create(bot=bot, games_per_pair=games, characters=chars,
+                                           chunk_size=chunk)
+
+
+def test_a_job_plays_every_chunk_once_and_finishes(django_capture_on_commit_callbacks) -> None:
+    job = make_job(django_capture_on_commit_callbacks)
+    job.refresh_from_db()
+    assert job.status == MatchupJob.Status.FINISHED
+    assert job.chunks.count() == job.chunks_total == 9 * 2
+    progress = selectors.matchup_job_progress(job=job)
+    assert (progress.games_done, progress.games_total, progress.eta_seconds) == (36, 36, 0.0)
+    # each chunk is what play_game gives for its seeds
+    chunk = job.chunks.get(p1="grave", p2="troq", index=1)
+    winners = [play_game("grave", "troq", seed, bot="random")[0].outcome.winner
+               for seed in (2, 3)]
+    assert chunk.p1_wins == winners.count(PlayerId.P1)
+    assert chunk.p2_wins == winners.count(PlayerId.P2)
+
+
+def test_a_redelivered_chunk_counts_nothing_twice(django_capture_on_commit_callbacks) -> None:
+    job = make_job(django_capture_on_commit_callbacks)
+    before = list(MatchupChunk.objects.filter(job=job).values_list("id", "games"))
+    assert services.matchup_chunk_run(job_id=job.pk, p1="grave", p2="jaina", index=0) is False
+    assert services.matchup_job_resume(job=job) == 0
+    assert list(MatchupChunk.objects.filter(job=job).values_list("id", "games")) == before
+
+
+def test_a_resume_sends_only_the_missing_chunks(monkeypatch) -> None:
+    sent: list[tuple] = []
+    monkeypatch.setattr("simulations.tasks.matchup_chunk_task.delay",
+                        lambda *args: sent.append(args))
+    job = services.matchup_job_create(bot="random", games_per_pair=4, characters=CHARS,
+                                      chunk_size=2)
+    services.matchup_job_resume(job=job)
+    assert len(sent) == 18
+    for p1, p2, index in list(job.chunk_keys())[:5]:
+        services.matchup_chunk_run(job_id=job.pk, p1=p1, p2=p2, index=index)
+    sent.clear()
+    assert services.matchup_job_resume(job=job) == 13
+    assert {args[1:] for args in sent} == set(list(job.chunk_keys())[5:])
+    assert MatchupJob.objects.get(pk=job.pk).status == MatchupJob.Status.RUNNING
+
+
+def test_a_concurrent_second_store_is_refused(monkeypatch, django_capture_on_commit_callbacks):
+    monkeypatch.setattr("simulations.tasks.matchup_chunk_task.delay", lambda *args: None)
+    job = make_job(django_capture_on_commit_callbacks, games=2, chunk=2, chars=["grave"])
+    # the first delivery stores while the second is still playing: the second's row is refused
+    real_exists = MatchupChunk.objects.filter
+
+    class Stale:
+        def __init__(self, qs): self.qs = qs
+        def exists(self): return False
+
+    monkeypatch.setattr(MatchupChunk.objects, "filter", lambda **kw: Stale(real_exists(**kw)))
+    assert services.matchup_chunk_run(job_id=job.pk, p1="grave", p2="grave", index=0) is True
+    assert services.matchup_chunk_run(job_id=job.pk, p1="grave", p2="grave", index=0) is False
+    monkeypatch.undo()
+    assert MatchupChunk.objects.filter(job=job).count() == 1
+
+
+def test_the_chart_pools_both_seats_out_of_ten() -> None:
+    job = MatchupJob.objects.create(bot="random", games_per_pair=10, chunk_size=10,
+                                    characters=["grave", "troq"])
+    rows = [("grave", "troq", 6, 3, 1), ("troq", "grave", 2, 7, 1),
+            ("grave", "grave", 5, 4, 1), ("troq", "troq", 4, 4, 2)]
+    for p1, p2, w1, w2, d in rows:
+        MatchupChunk.objects.create(job=job, p1=p1, p2=p2, index=0, games=10, p1_wins=w1,
+                                    p2_wins=w2, draws=d, seconds=0.1)
+    chart = selectors.matchup_job_chart(job=job)
+    data = chart.as_dict()
+    # grave v troq: 6 wins as P1 + 7 as P2, 2 draws, of 20 -> 10 * 14 / 20 = 7.0
+    assert data["score"] == [[5.0, 7.0], [3.0, 5.0]]
+    assert data["games"] == [[10, 20], [20, 10]]
+    low, high = data["low"][0][1], data["high"][0][1]
+    assert 4.5 < low < 7.0 < high < 8.8
+    assert data["characters"] == ["grave", "troq"]
+
+
+def test_unknown_bots_and_characters_are_refused() -> None:
+    with pytest.raises(SimulationError, match="unknown bot"):
+        services.matchup_job_create(bot="nope", games_per_pair=1)
+    with pytest.raises(SimulationError, match="unknown characters: zed"):
+        services.matchup_job_create(bot="random", games_per_pair=1, characters=["zed"])
+    with pytest.raises(SimulationError):
+        services.matchup_job_create(bot="greedy", games_per_pair=0)
+    assert services.bot_validate("greedy") == "greedy"
+
+
+def test_pages_progress_and_downloads(client, django_capture_on_commit_callbacks) -> None:
+    job = make_job(django_capture_on_commit_callbacks, games=2, chunk=1)
+    page = client.get(reverse("simulations:job", args=[job.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert 'id="plot-simheatmap"' in html and 'id="simulated-chart-table"' in html
+    assert 'data-progress-url="/api/simulations/matchups/' in html
+    progress = client.get(reverse("simulations-api:job", args=[job.pk])).json()
+    assert progress["games_done"] == progress["games_total"] == 18
+    assert progress["status"] == "finished" and progress["eta_seconds"] == 0
+    chart = client.get(reverse("simulations:job-chart-json", args=[job.pk]))
+    assert chart["Content-Disposition"].startswith("attachment")
+    assert chart.json()["games"] == [[2, 4, 4], [4, 2, 4], [4, 4, 2]]
+    csv_text = client.get(reverse("simulations:job-chart-csv", args=[job.pk])).content.decode()
+    lines = csv_text.strip().splitlines()
+    assert lines[0].startswith("character,opponent,score_out_of_10,games")
+    assert len(lines) == 1 + 9 and lines[1].startswith("grave,grave,5.000,2,")
+    listing = client.get(reverse("simulations:jobs")).content.decode()
+    assert f"#{job.pk}" in listing
+    stats_page = client.get(reverse("stats:matchups")).content.decode()
+    assert 'id="simulated-chart-table"' in stats_page and f"simulation #{job.pk}" in stats_page
+    assert client.get(reverse("simulations:job", args=[999999])).status_code == 404
+
+
+def test_only_staff_start_jobs(client, monkeypatch) -> None:
+    monkeypatch.setattr("simulations.tasks.matchup_chunk_task.delay", lambda *args: None)
+    url = reverse("simulations:job-create")
+    form = {"bot": "random", "games_per_pair": "3", "characters": "grave,troq"}
+    client.force_login(UserFactory())
+    assert client.post(url, form).status_code == 302
+    assert not MatchupJob.objects.exists()
+    client.force_login(UserFactory(is_staff=True))
+    response = client.post(url, form)
+    job = MatchupJob.objects.get()
+    assert response["Location"] == reverse("simulations:job", args=[job.pk])
+    assert (job.games_per_pair, job.characters) == (3, ["grave", "troq"])
+    bad = client.post(url, {**form, "bot": "nope"}, follow=True)
+    assert "unknown bot" in bad.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_command_writes_the_chart(tmp_path) -> None:
+    out = tmp_path / "chart.json"
+    call_command("simulate_matchups", "--games-per-pair", "2", "--characters", "grave,troq",
+                 "--bot", "greedy", "--out", str(out), "--timeout", "60")
+    data = json.loads(out.read_text())
+    assert data["characters"] == ["grave", "troq"]
+    assert data["games"] == [[2, 4], [4, 2]]
+    assert data["score"][0][0] == 5.0
+    assert data["score"][0][1] + data["score"][1][0] == pytest.approx(10.0)
+
+
+def test_the_sweeper_resumes_only_jobs_left_waiting(monkeypatch) -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    sent: list[tuple] = []
+    monkeypatch.setattr("simulations.tasks.matchup_chunk_task.delay",
+                        lambda *args: sent.append(args))
+    stale = services.matchup_job_create(bot="random", games_per_pair=2, characters=["grave"],
+                                        chunk_size=1)
+    fresh = services.matchup_job_create(bot="random", games_per_pair=2, characters=["troq"],
+                                        chunk_size=1)
+    long_ago = timezone.now() - dt.timedelta(hours=1)
+    MatchupJob.objects.filter(pk=stale.pk).update(enqueued_at=long_ago)
+    MatchupJob.objects.filter(pk=fresh.pk).update(enqueued_at=timezone.now())
+    services.matchup_chunk_run(job_id=stale.pk, p1="grave", p2="grave", index=0)
+    assert services.matchup_jobs_sweep() == 1
+    assert sent == [(stale.pk, "grave", "grave", 1)]
+    assert MatchupJob.objects.get(pk=stale.pk).enqueued_at > long_ago
