@@ -1,4 +1,4 @@
-"""The per-character changes to the generic bot (RULES.md §12.2, the BOT table).
+"""The base of a character's BOT rule (RULES.md §12.2): "No changes".
 
 Why a training module keyed by character, not a ``training_choice`` hook on each
 :class:`~rules_engine.characters.CharacterRules`: a BOT rule is a rule of the Training mode
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules_engine.actions import Action
-from rules_engine.cards import Card, Move, Rank
+from rules_engine.cards import Card, Move
 from rules_engine.state import Decision, PlayerState
 
 if TYPE_CHECKING:
@@ -40,22 +40,3 @@ class BotRules:
                legal: list[Action]) -> Action | None:
         """The bot's choice at ``decision`` by this rule, or None for the generic procedure."""
         return None
-
-
-class GwenBot(BotRules):
-    """BOT-GWEN: a Jack revealed in combat is always rotated to Chains of Ice."""
-
-    def orientation(self, game: GameCore, ps: PlayerState, card: Card,
-                    order: list[Move]) -> list[Move]:
-        if card.rank is not Rank.JACK:
-            return order
-        return sorted(order, key=lambda m: m.name != "Chains of Ice")
-
-
-#: The BOT rules the bot plays, by character id. Every other character plays the generic
-#: procedure, and a verdict says so.
-BOT_RULES: dict[str, BotRules] = {
-    "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
-    "troq": BotRules("BOT-TROQ"),  # "No changes"
-    "gwen": GwenBot("BOT-GWEN"),
-}

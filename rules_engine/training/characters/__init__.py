@@ -1,0 +1,21 @@
+"""The per-character changes to the generic bot (RULES.md §12.2, the BOT table).
+
+One module per character (``<id>.py``) holding its :class:`BotRules` subclass; this package's
+:data:`BOT_RULES` is the table the bot reads. Why not a hook on each character's
+:class:`~rules_engine.characters.CharacterRules`: see :mod:`rules_engine.training.characters.base`.
+"""
+
+from __future__ import annotations
+
+from rules_engine.training.characters.base import BotRules
+from rules_engine.training.characters.gwen import GwenBot
+
+#: The BOT rules the bot plays, by character id (one line each). Every other character plays
+#: the generic procedure, and a verdict says so.
+BOT_RULES: dict[str, BotRules] = {
+    "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
+    "gwen": GwenBot("BOT-GWEN"),
+    "troq": BotRules("BOT-TROQ"),  # "No changes"
+}
+
+__all__ = ["BOT_RULES", "BotRules"]
