@@ -81,6 +81,11 @@ def choose(game: GameCore, seat: PlayerId, d: Decision) -> Action:
         pick = rules.choose(game, ps, d, legal)
         if pick is not None:
             return pick
+    theirs = BOT_RULES.get(game.opponent(ps).character.id)
+    if theirs is not None and legal:  # a row about the human's card text ("played by you")
+        pick = theirs.choose_against(game, ps, d, legal)
+        if pick is not None:
+            return pick
     if any(isinstance(a, Commit | NoCard) for a in legal) and d.step == "C1":
         return _commit(game, ps, d)
     if not legal:

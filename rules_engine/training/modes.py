@@ -23,6 +23,7 @@ from rules_engine.ruleset import BotTieChoice, Jokers
 from rules_engine.state import Decision, PlayerState, Zone
 from rules_engine.team import Mode
 from rules_engine.training import bot
+from rules_engine.training.characters import BOT_RULES
 from rules_engine.types import PlayerId, Termination
 
 if TYPE_CHECKING:
@@ -100,9 +101,13 @@ class Training(ModeRules):
         return out
 
     def end_of_turn(self, game: GameCore) -> Step:
-        """TR-13: a bot holding all four Aces draws 2, then one of its Aces (seeded) is
-        shuffled into its deck."""
+        """The bot's BOT rule's end of the turn (:meth:`BotRules.end_of_turn`), then TR-13: a
+        bot holding all four Aces draws 2, then one of its Aces (seeded) is shuffled into its
+        deck."""
         ps = game.players[game.table.active(BOT_SIDE)]
+        rules = BOT_RULES.get(ps.character.id)
+        if rules is not None:  # a BOT rule's own end of the turn (BOT-ONIMARU's shuffle)
+            yield from rules.end_of_turn(game, ps)
         aces = [c for c in ps.hand if c.is_ace]
         if len(aces) < 4 or game.rng is None:
             return

@@ -25,7 +25,13 @@ from rules_engine.ruleset import Jokers, OnOff, Ruleset
 from rules_engine.selfplay import play_match
 from rules_engine.state import Decision
 from rules_engine.team import Mode, Team
-from rules_engine.training import SURVIVAL_HEAL, Survival, Training, survival_score
+from rules_engine.training import (
+    BOT_RULES_IMPLEMENTED,
+    SURVIVAL_HEAL,
+    Survival,
+    Training,
+    survival_score,
+)
 from rules_engine.types import PlayerId, Termination
 
 P1, P2 = PlayerId.P1, PlayerId.P2
@@ -356,9 +362,10 @@ def test_bot_rules_without_changes__BOT_ARGAGARG_BOT_TROQ() -> None:
         _, log = play_match(Mode.TRAINING, ("grave",), (bot,), 1, bot="greedy")
         facts = replay(log).to_dict()["facts"]
         assert facts["training"]["bot_rules"] == {bot: f"BOT-{bot.upper()}"}
-    _, log = play_match(Mode.TRAINING, ("grave",), ("jaina",), 1, bot="greedy")
-    note = replay(log).to_dict()["facts"]["training"]["bot_rules"]["jaina"]
-    assert "generic procedure" in note
+    for other in sorted(set(ALL) - BOT_RULES_IMPLEMENTED)[:1]:  # while one is left
+        _, log = play_match(Mode.TRAINING, ("grave",), (other,), 1, bot="greedy")
+        note = replay(log).to_dict()["facts"]["training"]["bot_rules"][other]
+        assert "generic procedure" in note
 
 
 @pytest.mark.parametrize("bot", ALL)

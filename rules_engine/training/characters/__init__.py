@@ -8,14 +8,26 @@ One module per character (``<id>.py``) holding its :class:`BotRules` subclass; t
 from __future__ import annotations
 
 from rules_engine.training.characters.base import BotRules
+from rules_engine.training.characters.degrey import DeGreyBot
 from rules_engine.training.characters.gwen import GwenBot
+from rules_engine.training.characters.jaina import JainaBot
+from rules_engine.training.characters.onimaru import OnimaruBot
+from rules_engine.training.characters.quince import QuinceBot
+from rules_engine.training.characters.rook import RookBot
+from rules_engine.training.characters.valerie import ValerieBot
 
 #: The BOT rules the bot plays, by character id (one line each). Every other character plays
 #: the generic procedure, and a verdict says so.
 BOT_RULES: dict[str, BotRules] = {
     "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
+    "degrey": DeGreyBot("BOT-DEGREY"),
     "gwen": GwenBot("BOT-GWEN"),
+    "jaina": JainaBot("BOT-JAINA"),
+    "onimaru": OnimaruBot("BOT-ONIMARU"),
+    "quince": QuinceBot("BOT-QUINCE"),
+    "rook": RookBot("BOT-ROOK"),
     "troq": BotRules("BOT-TROQ"),  # "No changes"
+    "valerie": ValerieBot("BOT-VALERIE"),
 }
 
 __all__ = ["BOT_RULES", "BotRules"]

@@ -7,9 +7,12 @@ modules mode-agnostic (they are written against the ability context, never the g
 on the Versus hot path), lets the bot's rules be read as one table like §12.2, and lets a
 character's BOT rule land without touching that character's module (other engineers' work).
 
-A BOT rule changes the generic procedure at two points: the orientation of the combat card the
-bot turns over (:meth:`BotRules.orientation`, TR-5) and any decision of the bot's seat
-(:meth:`BotRules.choose`: None leaves it to the generic procedure).
+A BOT rule changes the generic procedure at these points: the orientation of the combat card
+the bot turns over (:meth:`BotRules.orientation`, TR-5), any decision of the bot's seat
+(:meth:`BotRules.choose`: None leaves it to the generic procedure), a decision the *human's*
+character's card text gives the bot (:meth:`BotRules.choose_against`: the rows "played by you",
+e.g. BOT-QUINCE's Two Truths piles) and the bot's end of the turn (:meth:`BotRules.end_of_turn`,
+K1 with TR-13: what a row adds after card text, e.g. BOT-ONIMARU's shuffle).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from rules_engine.state import Decision, PlayerState
 
 if TYPE_CHECKING:
     from rules_engine.game.core import GameCore
+    from rules_engine.state import Step
 
 
 class BotRules:
@@ -40,3 +44,14 @@ class BotRules:
                legal: list[Action]) -> Action | None:
         """The bot's choice at ``decision`` by this rule, or None for the generic procedure."""
         return None
+
+    def choose_against(self, game: GameCore, ps: PlayerState, decision: Decision,
+                       legal: list[Action]) -> Action | None:
+        """The bot's (``ps``'s) choice at a decision this character's card text, played by the
+        human, gives it; None for the generic procedure."""
+        return None
+
+    def end_of_turn(self, game: GameCore, ps: PlayerState) -> Step:
+        """K1, before TR-13: what this rule makes the bot do at the end of the turn."""
+        return
+        yield
