@@ -1,0 +1,324 @@
+"""The BOT rules of Jaina, Rook, DeGrey, Valerie, Quince and Onimaru (RULES.md §12.2) and TR-11 for
+their other abilities. Every test sets up a seeded Training position (the human P1 driven by the
+test, the bot P2 derived by the engine, never logged), lets the bot act, and asserts what it
+did; the rule it drives is in its name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from rules_engine import combat as cb
+from rules_engine.actions import (
+    Action,
+    Commit,
+    Keep,
+    NoCard,
+    Pass,
+    PowerUp,
+    Stop,
+    UseAbility,
+)
+from rules_engine.cards import MoveType, card
+from rules_engine.game import Game
+from rules_engine.log import parse_log
+from rules_engine.replay import replay
+from rules_engine.selfplay import play_match
+from rules_engine.team import Mode, Team
+from rules_engine.types import PlayerId
+
+P1, P2 = PlayerId.P1, PlayerId.P2
+
+
+def new_training(human: str, bot: str, seed: int) -> Game:
+    return Game.for_teams(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed)
+
+
+def _take(g: Game, seat: PlayerId, code: str) -> None:
+    """Take the card ``code`` out of whichever zone of ``seat`` holds it (deck, discard)."""
+    ps, c = g.state(seat), card(code)
+    for zone in (ps.deck, ps.discard, ps.hand):
+        if c in zone:
+            zone.remove(c)
+            return
+    raise AssertionError(f"{code} is not in {seat.name}'s deck, discard pile or hand")
+
+
+def set_up(g: Game, seat: PlayerId, *, hand: str | None = None, top: str = "",
+           discard: str | None = None, give: str = "") -> None:
+    """A position set up for the test: ``hand`` is exactly the seat's hand (the rest goes to
+    the deck's bottom), ``give`` adds cards to the hand, ``top`` are the deck's top cards (first
+    = top), ``discard`` is exactly the discard pile (last = top)."""
+    ps = g.state(seat)
+    if hand is not None:
+        ps.deck.extend(ps.hand)
+        ps.hand.clear()
+        for code in hand.split():
+            _take(g, seat, code)
+            ps.hand.append(card(code))
+    for code in give.split():
+        if card(code) not in ps.hand:
+            _take(g, seat, code)
+            ps.hand.append(card(code))
+    if discard is not None:
+        ps.deck.extend(ps.discard)
+        ps.discard.clear()
+        for code in discard.split():
+            _take(g, seat, code)
+            ps.discard.append(card(code))
+    for code in reversed(top.split()):
+        _take(g, seat, code)
+        ps.deck.insert(0, card(code))
+
+
+def commit_of(g: Game, code: str, move: MoveType, name: str | None = None) -> Action:
+    """The human's legal commit of ``code`` with that end."""
+    want = next(a for a in g.legal_actions(P1) if isinstance(a, Commit)
+                and a.card is card(code) and a.move is move and (name is None or a.name == name))
+    return want
+
+
+def passive(g: Game) -> Action:
+    """The human declining whatever it is asked (pass, stop, keep, no Ace), else the first
+    legal choice."""
+    legal = g.legal_actions(P1)
+    for a in (Pass(), Stop(), Keep(), PowerUp(), NoCard()):
+        if a in legal:
+            return a
+    return legal[0]
+
+
+def human_until(g: Game, done: Callable[[Game], bool],
+                policy: Callable[[Game], Action] = passive) -> None:
+    while not g.is_over and not done(g):
+        assert g.acting_players == (P1,), "only the human is ever asked (TR-3)"
+        g.apply(P1, policy(g))
+
+
+def bot_actions(g: Game, since: int = 0) -> list[Action]:
+    """The bot's derived choices, from the ``since``-th on."""
+    return [a for _, seat, a in g.derived[since:] if seat is P2]
+
+
+def used(g: Game, ability: str, since: int = 0) -> list[UseAbility]:
+    return [a for a in bot_actions(g, since) if isinstance(a, UseAbility)
+            and a.ability == ability]
+
+
+def bot_commit(g: Game, since: int = 0) -> Commit:
+    c = next(a for a in bot_actions(g, since) if isinstance(a, Commit | NoCard))
+    assert isinstance(c, Commit)
+    return c
+
+
+def at_turn_two_c1(g: Game) -> bool:
+    return g.turn == 2 and g.step == "C1"
+
+
+def past_c6(g: Game) -> bool:
+    """The combat has been resolved (C6 on): its winner is known."""
+    return g.step.startswith("C") and int(g.step[1:].rstrip("abcd")) > 6 or g.step[0] == "K"
+
+
+def winner(g: Game) -> PlayerId | None:
+    """This turn's combat winner: the human declines everything up to the end of C6."""
+    human_until(g, past_c6)
+    return g.combat.winner
+
+
+def _replays(g: Game, log: object) -> None:
+    verdict = replay(parse_log(log.dumps()))  # type: ignore[attr-defined]
+    assert verdict.status == "legal", verdict.to_dict()["first_error"]
+
+
+# --- BOT-ROOK ----------------------------------------------------------------------------------
+def test_rook_always_uses_rock_armor_with_the_lowest_pair__BOT_ROOK() -> None:
+    """BOT-ROOK: "always uses Rock Armor when possible". Grave's 2 (2.6) outspeeds the bot's 4
+    attack (4.8); once Grave's combo is over the bot discards two clubs (the engine's cost: the
+    attack's suit), the lowest pair of the three offered, and its 4 hits. The generic bot
+    would pass (TR-11 is not played by the generic procedure)."""
+    armoured = 0
+    for seed in range(12):
+        g = new_training("grave", "rook", seed)
+        set_up(g, P2, hand="2C 6C 9C 3S 5S 8D", top="4C")
+        set_up(g, P1, give="2D")
+        g.apply(P1, commit_of(g, "2D", MoveType.ATTACK))
+        if bot_commit(g).move is not MoveType.ATTACK:
+            continue  # the 4 turned up its block end (TR-5's 50/50)
+        armoured += 1
+        life = g.state(P1).life
+        human_until(g, at_turn_two_c1)
+        assert used(g, "Rock Armor") == [UseAbility("Rock Armor", cards=(card("2C"),
+                                                                         card("6C")))]
+        assert {card("2C"), card("6C")} <= set(g.state(P2).discard)
+        assert card("9C") in g.state(P2).hand
+        assert g.state(P1).life <= life - 4  # his 4 hit after all
+    assert armoured >= 3
+
+
+# --- BOT-DEGREY --------------------------------------------------------------------------------
+def _counterpoint(seed: int, human: str, move: MoveType) -> Game:
+    g = new_training("grave", "degrey", seed)
+    set_up(g, P2, hand="5C 2C 9D KH 3S", top="7H")  # his 7: attack 7.6 / throw 7.8
+    set_up(g, P1, give=human)
+    g.apply(P1, commit_of(g, human, move))
+    return g
+
+
+def test_point_counterpoint_only_when_the_rotation_wins__BOT_DEGREY() -> None:
+    """BOT-DEGREY: "Point, Counterpoint only if it wins combat". Against Grave's block the 7's
+    attack end loses and its throw end wins: turned up as the attack, the bot pays its lowest
+    card (2C) and rotates; turned up as the throw, it keeps it. Against Grave's 2 attack (2.6)
+    neither end wins: it never plays it."""
+    rotated = kept = 0
+    for seed in range(10):
+        g = _counterpoint(seed, "5D", MoveType.BLOCK)
+        up = bot_commit(g).move
+        assert winner(g) is P2
+        plays = used(g, "Point, Counterpoint")
+        if up is MoveType.ATTACK:
+            rotated += 1
+            assert plays == [UseAbility("Point, Counterpoint", card("7H"), (card("2C"),))]
+        else:
+            kept += 1
+            assert plays == []
+        assert g.state(P2).kind == cb.THROW
+        g = _counterpoint(seed, "2D", MoveType.ATTACK)
+        assert winner(g) is P1
+        assert used(g, "Point, Counterpoint") == []
+    assert rotated and kept
+
+
+def test_troublesome_rhetoric_names_an_option_at_random_when_it_can_heal__BOT_DEGREY_TR_11(
+        ) -> None:
+    """BOT-DEGREY: Troublesome Rhetoric names one of its four options at random, drawn from
+    the game's seeded stream (the replay derives the same name); TR-11: it is played only when
+    its 12 life would have an effect (the bot below its maximum life), kept at full life."""
+    named: set[str] = set()
+    for seed in range(12):
+        for hurt in (True, False):
+            g = new_training("grave", "degrey", seed)
+            set_up(g, P2, hand="4C 2C 3S 5S 9D", top="8H")  # the 8: throw / block
+            if hurt:
+                g.state(P2).life = 60
+            g.apply(P1, NoCard())
+            human_until(g, at_turn_two_c1)
+            plays = used(g, "Troublesome Rhetoric")
+            if not hurt:
+                assert plays == [] and card("4C") in g.state(P2).hand
+                continue
+            assert len(plays) == 1 and plays[0].card is card("4C")
+            assert plays[0].option in (cb.ATTACK, cb.BLOCK, cb.THROW, cb.DODGE)
+            named.add(str(plays[0].option))
+    assert len(named) >= 3
+
+
+# --- BOT-JAINA ---------------------------------------------------------------------------------
+def _buyback(seed: int, jaina: int, human: int) -> Game | None:
+    g = new_training("grave", "jaina", seed)
+    set_up(g, P2, hand="3S 4S 9D 8C", top="2S")  # 2S: attack 2.6 / dodge
+    set_up(g, P1, give="7D")
+    g.state(P2).life, g.state(P1).life = jaina, human
+    g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+    if bot_commit(g).move is not MoveType.ATTACK:
+        return None
+    human_until(g, at_turn_two_c1)
+    return g
+
+
+def test_jaina_buys_back_only_her_combat_card_when_not_behind__BOT_JAINA() -> None:
+    """BOT-JAINA, innate buyback: her 2 attack beats Grave's throw and she combos 2-3-4; at the
+    end of combat she takes back the combat card only (3 life), never the combo cards; with
+    her life below Grave's she takes nothing back."""
+    ahead = behind = 0
+    for seed in range(10):
+        g = _buyback(seed, 85, 60)
+        if g is None:
+            continue
+        ahead += 1
+        assert used(g, "Burning Vigor") == [UseAbility("Burning Vigor", cards=(card("2S"),))]
+        jaina = g.state(P2)
+        assert card("2S") in jaina.hand
+        assert card("3S") in jaina.discard and card("4S") in jaina.discard
+        assert jaina.life == 85 - 3
+        g = _buyback(seed, 50, 85)
+        assert g is not None
+        behind += 1
+        assert used(g, "Burning Vigor") == []
+        assert card("2S") in g.state(P2).discard and g.state(P2).life == 50
+    assert ahead and behind
+
+
+def test_jaina_buys_back_unless_it_would_kill_her__BOT_JAINA() -> None:
+    """BOT-JAINA: "otherwise always, unless it would kill her": with no combo (her hand is
+    empty; her C7 draw is an Ace whose Red Dragon can't combo) her 2 takes Grave from 3 to 1 life; at 4 life she pays 3 to take
+    the 2 back, at 3 life the 3 would kill her and she keeps her life."""
+    seen = 0
+    for seed in range(10):
+        for life, bought in ((4, True), (3, False)):
+            g = new_training("grave", "jaina", seed)
+            set_up(g, P2, hand="", top="2S AC")
+            set_up(g, P1, give="7D")
+            g.state(P2).life, g.state(P1).life = life, 3
+            g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+            if bot_commit(g).move is not MoveType.ATTACK:
+                break
+            human_until(g, at_turn_two_c1)
+            assert g.state(P1).life == 1
+            assert bool(used(g, "Burning Vigor")) is bought
+            assert g.state(P2).life == (1 if bought else 3)
+            seen += 1
+    assert seen >= 4
+
+
+def _unstable(seed: int, human: str, move: MoveType) -> Game:
+    """Turn 1 passes harmlessly (her 8 blocks or throws, Grave's Dragonheart); in turn 2's draw
+    phase the bot plays Unstable Power; then it turns over its J (Flame Arrow 2.6 / Charged
+    Shot 4.6)."""
+    g = new_training("grave", "jaina", seed)
+    set_up(g, P2, hand="7C 2C 3S 5D 9D", top="8H")
+    set_up(g, P1, give=f"QD {human}")
+    g.apply(P1, commit_of(g, "QD", MoveType.ATTACK))
+    human_until(g, at_turn_two_c1)
+    set_up(g, P2, top="JH")
+    g.apply(P1, commit_of(g, human, move))
+    return g
+
+
+def test_unstable_power_rotates_to_the_end_that_suits_her__BOT_JAINA_TR_11() -> None:
+    """TR-11: Unstable Power always has an effect, so the bot plays its 7 in the draw phase.
+    BOT-JAINA: her combat card has an attack on both ends; against Grave's 3 (3.6) Flame Arrow
+    (2.6) wins and Charged Shot (4.6) loses: she always ends on Flame Arrow, rotating when
+    Charged Shot turned up. Against Grave's throw both win and Charged Shot deals more: she
+    always ends on Charged Shot."""
+    rotations = 0
+    for seed in range(8):
+        for human, move, best in (("3D", MoveType.ATTACK, "Flame Arrow"),
+                                  ("7D", MoveType.THROW, "Charged Shot")):
+            g = _unstable(seed, human, move)
+            assert len(used(g, "Unstable Power")) >= 1  # played in the draw phase (TR-11)
+            turned = [a for a in bot_actions(g) if isinstance(a, Commit) and a.card is card("JH")]
+            assert len(turned) == 1
+            rotate = UseAbility("Unstable Power", option="rotate")
+            rotated = rotate in bot_actions(g)
+            assert rotated is (turned[0].name != best)
+            rotations += rotated
+            assert g.state(P2).combat_move is not None
+            assert g.state(P2).combat_move.name == best
+            assert winner(g) is P2
+    assert rotations
+
+
+def test_smoldering_embers_only_against_a_dodge__TR_11() -> None:
+    """TR-11: Smoldering Embers has an effect this combat only when the human dodges (2 damage
+    for each 10 in her discard pile): played against Grave's dodge, kept against a block."""
+    for seed in range(4):
+        for human, move, plays in (("2D", MoveType.DODGE, True), ("5D", MoveType.BLOCK, False)):
+            g = new_training("grave", "jaina", seed)
+            set_up(g, P2, hand="TH 2C 3S 9D", top="8H")
+            set_up(g, P1, give=human)
+            g.apply(P1, commit_of(g, human, move))
+            human_until(g, at_turn_two_c1)
+            assert bool(used(g, "Smoldering Embers")) is plays
+            assert (card("TH") in g.state(P2).discard) is plays
