@@ -17,6 +17,7 @@ from rules_engine.actions import (
     NoCard,
     Pass,
     PowerUp,
+    Pump,
     Stop,
     UseAbility,
 )
@@ -26,6 +27,7 @@ from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_match
 from rules_engine.team import Mode, Team
+from rules_engine.training.characters import BOT_RULES
 from rules_engine.types import PlayerId
 
 P1, P2 = PlayerId.P1, PlayerId.P2
@@ -133,7 +135,8 @@ def _replays(g: Game, log: object) -> None:
 
 
 # --- BOT-ROOK ----------------------------------------------------------------------------------
-def test_rook_always_uses_rock_armor_with_the_lowest_pair__BOT_ROOK() -> None:
+def test_rook_always_uses_rock_armor_with_the_lowest_pair__BOT_ROOK(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-ROOK: "always uses Rock Armor when possible". Grave's 2 (2.6) outspeeds the bot's 4
     attack (4.8); once Grave's combo is over the bot discards two clubs (the engine's cost: the
     attack's suit), the lowest pair of the three offered, and its 4 hits. The generic bot
@@ -155,6 +158,14 @@ def test_rook_always_uses_rock_armor_with_the_lowest_pair__BOT_ROOK() -> None:
         assert card("9C") in g.state(P2).hand
         assert g.state(P1).life <= life - 4  # his 4 hit after all
     assert armoured >= 3
+    monkeypatch.delitem(BOT_RULES, "rook")  # the generic procedure passes
+    for seed in range(12):
+        g = new_training("grave", "rook", seed)
+        set_up(g, P2, hand="2C 6C 9C 3S 5S 8D", top="4C")
+        set_up(g, P1, give="2D")
+        g.apply(P1, commit_of(g, "2D", MoveType.ATTACK))
+        human_until(g, at_turn_two_c1)
+        assert used(g, "Rock Armor") == []
 
 
 # --- BOT-DEGREY --------------------------------------------------------------------------------
@@ -322,3 +333,136 @@ def test_smoldering_embers_only_against_a_dodge__TR_11() -> None:
             human_until(g, at_turn_two_c1)
             assert bool(used(g, "Smoldering Embers")) is plays
             assert (card("TH") in g.state(P2).discard) is plays
+
+
+# --- BOT-VALERIE -------------------------------------------------------------------------------
+def _burst(seed: int, human: str, move: MoveType) -> Game | None:
+    g = new_training("grave", "valerie", seed)
+    set_up(g, P2, hand="TC TD TS 2C 3C", top="5H")  # her 5: attack 5.4 / block
+    set_up(g, P1, give=human)
+    g.apply(P1, commit_of(g, human, move))
+    if bot_commit(g).move is not MoveType.ATTACK:
+        return None
+    return g
+
+
+def test_burst_of_speed_only_to_win_a_lost_combat_with_the_fewest_copies__BOT_VALERIE() -> None:
+    """BOT-VALERIE: "Burst of Speed only to turn a lost combat into a win, using the fewest
+    copies needed". Her 5 attack (5.4) holding three 10s: against Grave's 4 (4.6) one Burst
+    (3.4) wins; against his 2 (2.6) two (1.4); against his 6 (6.6) she wins already and
+    against his block no Burst wins: none."""
+    seen = 0
+    for seed in range(10):
+        for human, move, bursts, won in (("4D", MoveType.ATTACK, 1, True),
+                                         ("2D", MoveType.ATTACK, 2, True),
+                                         ("6D", MoveType.ATTACK, 0, True),
+                                         ("5D", MoveType.BLOCK, 0, False)):
+            g = _burst(seed, human, move)
+            if g is None:
+                break
+            assert (winner(g) is P2) is won
+            assert len(used(g, "Burst of Speed")) == bursts
+            assert sum(1 for c in g.state(P2).hand if c.code.startswith("T")) == 3 - bursts
+            seen += 1
+    assert seen >= 8
+
+
+def _queen(seed: int, human_life: int) -> Game:
+    g = new_training("grave", "valerie", seed)
+    set_up(g, P2, hand="2C 3C 4S 8D 9D", top="QH")  # Crimson Passion (0.2), pumps +3 x2
+    set_up(g, P1, give="2D")
+    g.state(P1).life = human_life
+    g.apply(P1, commit_of(g, "2D", MoveType.ATTACK))
+    human_until(g, at_turn_two_c1)
+    return g
+
+
+def test_no_queen_pump_unless_it_wins_the_game__BOT_VALERIE(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-VALERIE: "No pumping her Queen attack unless that wins the game". Crimson Passion
+    (8) beats Grave's 2; at 30 life two pumps (+6) would not KO him and she keeps her cards
+    (the generic TR-8 bot pumps twice); at 11 life one pump (+3) KOs him: she pumps once, with
+    her lowest card."""
+    for seed in range(4):
+        g = _queen(seed, 30)
+        assert not [a for a in bot_actions(g) if isinstance(a, Pump)]
+        assert {card("2C"), card("3C")} <= set(g.state(P2).hand)
+        assert g.state(P1).life == 30 - 8
+        g = _queen(seed, 11)
+        pumps = [a for a in bot_actions(g) if isinstance(a, Pump)]
+        assert [tuple(c.code for c in a.cards) for a in pumps] == [("2C",)]
+        assert g.is_over and g.outcome is not None and g.outcome.winner is P2
+    monkeypatch.delitem(BOT_RULES, "valerie")  # the generic procedure, for contrast
+    g = _queen(0, 30)
+    assert [a for a in bot_actions(g) if isinstance(a, Pump)]
+
+
+def test_bold_strokes_when_it_has_an_effect__TR_11() -> None:
+    """TR-11: Bold Strokes draws a card (and +1 to her normal attacks): played while her deck
+    has a card; with an empty deck and no normal attack (she turns over no card) it would do
+    nothing, and she keeps the 7."""
+    for seed in range(4):
+        g = new_training("grave", "valerie", seed)
+        set_up(g, P2, hand="7C 2C 3S", top="8H")
+        g.apply(P1, NoCard())
+        assert used(g, "Bold Strokes") == [UseAbility("Bold Strokes", card("7C"))]
+        g = new_training("grave", "valerie", seed)
+        set_up(g, P2, hand="7C 2C 3S")
+        g.state(P2).deck.clear()
+        g.apply(P1, NoCard())
+        assert NoCard() in bot_actions(g)
+        assert used(g, "Bold Strokes") == [] and card("7C") in g.state(P2).hand
+
+
+# --- BOT-ONIMARU -------------------------------------------------------------------------------
+def test_final_authority_only_to_turn_a_lost_combat_into_a_win__BOT_ONIMARU() -> None:
+    """BOT-ONIMARU: "Final Authority only to turn a lost combat into a win". His J (Divide and
+    Conquer, 3.4) loses to Grave's 2 (2.6): he plays his 9 and the lowest club (2C) and wins;
+    it beats Grave's 4 (4.6) anyway, and Final Authority would not beat Grave's block: not
+    played."""
+    for seed in range(4):
+        for human, move, plays in (("2D", MoveType.ATTACK, True), ("4D", MoveType.ATTACK, False),
+                                   ("5D", MoveType.BLOCK, False)):
+            g = new_training("grave", "onimaru", seed)
+            set_up(g, P2, hand="9C 5C 2C 8D 3D", top="JC")
+            set_up(g, P1, give=human)
+            g.apply(P1, commit_of(g, human, move))
+            w = winner(g)
+            expected = [UseAbility("Final Authority", card("9C"), (card("2C"),))] if plays else []
+            assert used(g, "Final Authority") == expected
+            assert (w is P2) is (move is MoveType.ATTACK)
+
+
+def test_clockwork_soldiers_attaches_every_ace_then_face_cards_go_to_the_deck__BOT_ONIMARU(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-ONIMARU: after hitting with Clockwork Soldiers the bot attaches as many more Aces as
+    it can (both in hand; the generic bot attaches none), then at the end of the turn every
+    face card of its hand and discard pile is shuffled into its deck."""
+    seen = 0
+    for seed in range(12):
+        g = new_training("grave", "onimaru", seed)
+        set_up(g, P2, hand="AC AD QS KS 2C 3D", top="AH", discard="JD 5H")
+        set_up(g, P1, give="7D")
+        g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+        if bot_commit(g).name != "Clockwork Soldiers":
+            continue
+        seen += 1
+        human_until(g, at_turn_two_c1)
+        oni = g.state(P2)
+        assert used(g, "Clockwork Formation") == [
+            UseAbility("Clockwork Formation", cards=(card("AC"), card("AD")))]
+        assert set(oni.attached) == {card("AH"), card("AC"), card("AD")}
+        faces = {card("QS"), card("KS"), card("JD")}
+        assert not faces & {*oni.hand, *oni.discard} and faces <= set(oni.deck)
+        assert card("5H") in oni.discard
+    assert seen >= 2
+    monkeypatch.delitem(BOT_RULES, "onimaru")  # the generic procedure: no Ace, no shuffle
+    for seed in range(12):
+        g = new_training("grave", "onimaru", seed)
+        set_up(g, P2, hand="AC AD QS KS 2C 3D", top="AH", discard="JD 5H")
+        set_up(g, P1, give="7D")
+        g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+        if bot_commit(g).name == "Clockwork Soldiers":
+            human_until(g, at_turn_two_c1)
+            assert g.state(P2).attached == [card("AH")]
+            assert card("JD") in g.state(P2).discard

@@ -8,8 +8,9 @@ fewest copies needed. No pumping her Queen attack unless that wins the game."
   again, so she stops at the fewest copies that win. A speed tie (both hit) is not a lost
   combat.
 - Her Queen attack (Crimson Passion) is pumped only when the pump makes the combo's C12 damage
-  (every entry so far, after the modifiers in force) reach the human's life; then the fewest,
-  lowest-rank cards that do. Every other combo choice is the generic TR-8/TR-9 plan over the
+  (every entry so far, after the modifiers in force) reach the human's life, which it did not
+  reach without it; then with the fewest, lowest-rank cards that do (one pump action may
+  carry several cards, PM-1). Every other combo choice is the generic TR-8/TR-9 plan over the
   choices left.
 - Bold Strokes (Combat Reveal, a 7) is TR-11: played when it would have an effect, i.e. when she
   can draw its card (her deck is not empty) or her combat action is a normal attack (+1).
@@ -89,7 +90,9 @@ class ValerieBot(BotRules):
         life = game.opponent(ps).life
         queen = [a for a in legal if isinstance(a, Pump)
                  and game.combo[a.target].card.rank is Rank.QUEEN]
-        winning = [a for a in queen if combo_damage(game, ps, (a.target, a)) >= life]
+        so_far = combo_damage(game, ps)
+        winning = [a for a in queen
+                   if so_far < life <= combo_damage(game, ps, (a.target, a))]
         if winning:
             return min(winning, key=lambda a: (len(a.cards), sorted(int(c.rank or 0)
                                                                     for c in a.cards)))
