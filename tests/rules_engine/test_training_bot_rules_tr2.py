@@ -26,6 +26,7 @@ from rules_engine.game import Game
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_match
+from rules_engine.state import Combat
 from rules_engine.team import Mode, Team
 from rules_engine.training.characters import BOT_RULES
 from rules_engine.types import PlayerId
@@ -120,18 +121,24 @@ def at_turn_two_c1(g: Game) -> bool:
 
 def past_c6(g: Game) -> bool:
     """The combat has been resolved (C6 on): its winner is known."""
-    return g.step.startswith("C") and int(g.step[1:].rstrip("abcd")) > 6 or g.step[0] == "K"
+    return g.step[0] == "K" or (g.step[0] == "C" and int(g.step[1:].rstrip("abcd")) > 6)
+
+
+_FIGHTS: dict[int, tuple[Game, Combat]] = {}
+
+
+def fight(g: Game, action: Action) -> None:
+    """The human's C1 commit; the combat it starts is kept for :func:`winner`."""
+    _FIGHTS[id(g)] = (g, g.combat)
+    g.apply(P1, action)
 
 
 def winner(g: Game) -> PlayerId | None:
-    """This turn's combat winner: the human declines everything up to the end of C6."""
-    human_until(g, past_c6)
-    return g.combat.winner
-
-
-def _replays(g: Game, log: object) -> None:
-    verdict = replay(parse_log(log.dumps()))  # type: ignore[attr-defined]
-    assert verdict.status == "legal", verdict.to_dict()["first_error"]
+    """The winner of the combat :func:`fight` started (the human declines everything until
+    that combat is resolved or over)."""
+    combat = _FIGHTS[id(g)][1]
+    human_until(g, lambda g: g.combat is not combat or past_c6(g))
+    return combat.winner
 
 
 # --- BOT-ROOK ----------------------------------------------------------------------------------
@@ -146,7 +153,7 @@ def test_rook_always_uses_rock_armor_with_the_lowest_pair__BOT_ROOK(
         g = new_training("grave", "rook", seed)
         set_up(g, P2, hand="2C 6C 9C 3S 5S 8D", top="4C")
         set_up(g, P1, give="2D")
-        g.apply(P1, commit_of(g, "2D", MoveType.ATTACK))
+        fight(g, commit_of(g, "2D", MoveType.ATTACK))
         if bot_commit(g).move is not MoveType.ATTACK:
             continue  # the 4 turned up its block end (TR-5's 50/50)
         armoured += 1
@@ -163,7 +170,7 @@ def test_rook_always_uses_rock_armor_with_the_lowest_pair__BOT_ROOK(
         g = new_training("grave", "rook", seed)
         set_up(g, P2, hand="2C 6C 9C 3S 5S 8D", top="4C")
         set_up(g, P1, give="2D")
-        g.apply(P1, commit_of(g, "2D", MoveType.ATTACK))
+        fight(g, commit_of(g, "2D", MoveType.ATTACK))
         human_until(g, at_turn_two_c1)
         assert used(g, "Rock Armor") == []
 
@@ -173,7 +180,7 @@ def _counterpoint(seed: int, human: str, move: MoveType) -> Game:
     g = new_training("grave", "degrey", seed)
     set_up(g, P2, hand="5C 2C 9D KH 3S", top="7H")  # his 7: attack 7.6 / throw 7.8
     set_up(g, P1, give=human)
-    g.apply(P1, commit_of(g, human, move))
+    fight(g, commit_of(g, human, move))
     return g
 
 
@@ -231,7 +238,7 @@ def _buyback(seed: int, jaina: int, human: int) -> Game | None:
     set_up(g, P2, hand="3S 4S 9D 8C", top="2S")  # 2S: attack 2.6 / dodge
     set_up(g, P1, give="7D")
     g.state(P2).life, g.state(P1).life = jaina, human
-    g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+    fight(g, commit_of(g, "7D", MoveType.THROW))
     if bot_commit(g).move is not MoveType.ATTACK:
         return None
     human_until(g, at_turn_two_c1)
@@ -263,8 +270,9 @@ def test_jaina_buys_back_only_her_combat_card_when_not_behind__BOT_JAINA() -> No
 
 def test_jaina_buys_back_unless_it_would_kill_her__BOT_JAINA() -> None:
     """BOT-JAINA: "otherwise always, unless it would kill her": with no combo (her hand is
-    empty; her C7 draw is an Ace whose Red Dragon can't combo) her 2 takes Grave from 3 to 1 life; at 4 life she pays 3 to take
-    the 2 back, at 3 life the 3 would kill her and she keeps her life."""
+    empty; her C7 draw is an Ace whose Red Dragon can't combo) her 2 takes Grave from 3 to 1
+    life; at 4 life she pays 3 to take the 2 back, at 3 life the 3 would kill her and she
+    keeps her life."""
     seen = 0
     for seed in range(10):
         for life, bought in ((4, True), (3, False)):
@@ -272,7 +280,7 @@ def test_jaina_buys_back_unless_it_would_kill_her__BOT_JAINA() -> None:
             set_up(g, P2, hand="", top="2S AC")
             set_up(g, P1, give="7D")
             g.state(P2).life, g.state(P1).life = life, 3
-            g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+            fight(g, commit_of(g, "7D", MoveType.THROW))
             if bot_commit(g).move is not MoveType.ATTACK:
                 break
             human_until(g, at_turn_two_c1)
@@ -290,10 +298,10 @@ def _unstable(seed: int, human: str, move: MoveType) -> Game:
     g = new_training("grave", "jaina", seed)
     set_up(g, P2, hand="7C 2C 3S 5D 9D", top="8H")
     set_up(g, P1, give=f"QD {human}")
-    g.apply(P1, commit_of(g, "QD", MoveType.ATTACK))
+    fight(g, commit_of(g, "QD", MoveType.ATTACK))
     human_until(g, at_turn_two_c1)
     set_up(g, P2, top="JH")
-    g.apply(P1, commit_of(g, human, move))
+    fight(g, commit_of(g, human, move))
     return g
 
 
@@ -315,8 +323,8 @@ def test_unstable_power_rotates_to_the_end_that_suits_her__BOT_JAINA_TR_11() -> 
             rotated = rotate in bot_actions(g)
             assert rotated is (turned[0].name != best)
             rotations += rotated
-            assert g.state(P2).combat_move is not None
-            assert g.state(P2).combat_move.name == best
+            played = g.state(P2).combat_move
+            assert played is not None and played.name == best
             assert winner(g) is P2
     assert rotations
 
@@ -329,7 +337,7 @@ def test_smoldering_embers_only_against_a_dodge__TR_11() -> None:
             g = new_training("grave", "jaina", seed)
             set_up(g, P2, hand="TH 2C 3S 9D", top="8H")
             set_up(g, P1, give=human)
-            g.apply(P1, commit_of(g, human, move))
+            fight(g, commit_of(g, human, move))
             human_until(g, at_turn_two_c1)
             assert bool(used(g, "Smoldering Embers")) is plays
             assert (card("TH") in g.state(P2).discard) is plays
@@ -340,7 +348,7 @@ def _burst(seed: int, human: str, move: MoveType) -> Game | None:
     g = new_training("grave", "valerie", seed)
     set_up(g, P2, hand="TC TD TS 2C 3C", top="5H")  # her 5: attack 5.4 / block
     set_up(g, P1, give=human)
-    g.apply(P1, commit_of(g, human, move))
+    fight(g, commit_of(g, human, move))
     if bot_commit(g).move is not MoveType.ATTACK:
         return None
     return g
@@ -372,7 +380,7 @@ def _queen(seed: int, human_life: int) -> Game:
     set_up(g, P2, hand="2C 3C 4S 8D 9D", top="QH")  # Crimson Passion (0.2), pumps +3 x2
     set_up(g, P1, give="2D")
     g.state(P1).life = human_life
-    g.apply(P1, commit_of(g, "2D", MoveType.ATTACK))
+    fight(g, commit_of(g, "2D", MoveType.ATTACK))
     human_until(g, at_turn_two_c1)
     return g
 
@@ -426,7 +434,7 @@ def test_final_authority_only_to_turn_a_lost_combat_into_a_win__BOT_ONIMARU() ->
             g = new_training("grave", "onimaru", seed)
             set_up(g, P2, hand="9C 5C 2C 8D 3D", top="JC")
             set_up(g, P1, give=human)
-            g.apply(P1, commit_of(g, human, move))
+            fight(g, commit_of(g, human, move))
             w = winner(g)
             expected = [UseAbility("Final Authority", card("9C"), (card("2C"),))] if plays else []
             assert used(g, "Final Authority") == expected
@@ -443,7 +451,7 @@ def test_clockwork_soldiers_attaches_every_ace_then_face_cards_go_to_the_deck__B
         g = new_training("grave", "onimaru", seed)
         set_up(g, P2, hand="AC AD QS KS 2C 3D", top="AH", discard="JD 5H")
         set_up(g, P1, give="7D")
-        g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+        fight(g, commit_of(g, "7D", MoveType.THROW))
         if bot_commit(g).name != "Clockwork Soldiers":
             continue
         seen += 1
@@ -461,8 +469,145 @@ def test_clockwork_soldiers_attaches_every_ace_then_face_cards_go_to_the_deck__B
         g = new_training("grave", "onimaru", seed)
         set_up(g, P2, hand="AC AD QS KS 2C 3D", top="AH", discard="JD 5H")
         set_up(g, P1, give="7D")
-        g.apply(P1, commit_of(g, "7D", MoveType.THROW))
+        fight(g, commit_of(g, "7D", MoveType.THROW))
         if bot_commit(g).name == "Clockwork Soldiers":
             human_until(g, at_turn_two_c1)
             assert g.state(P2).attached == [card("AH")]
             assert card("JD") in g.state(P2).discard
+
+
+# --- BOT-QUINCE --------------------------------------------------------------------------------
+def _spin(seed: int, damage: bool) -> Game:
+    """Turn 1: the bot's Q (Righteous Zeal / Righteous Tumbler) hits Grave's no-card, or its 4
+    (block / dodge) does nothing; turn 2: Grave's Lightning Cloud (2.4) against the bot's J
+    (Truth Geyser 2.6 / dodge)."""
+    g = new_training("grave", "quince", seed)
+    set_up(g, P2, hand="5C 6S 8D 9D", top="QH" if damage else "4H")
+    g.apply(P1, NoCard())
+    human_until(g, at_turn_two_c1)
+    set_up(g, P2, top="JH")
+    set_up(g, P1, give="JD")
+    fight(g, commit_of(g, "JD", MoveType.ATTACK))
+    return g
+
+
+def test_after_combat_damage_a_face_card_turns_to_the_end_that_wins__BOT_QUINCE() -> None:
+    """BOT-QUINCE, innate: after the bot dealt combat damage, next turn's face card is rotated
+    whenever that wins combat: against Grave's faster attack its J is always played as the
+    dodge (which wins); without that damage the J keeps TR-5's 50/50 end."""
+    after: set[MoveType] = set()
+    without: set[MoveType] = set()
+    for seed in range(10):
+        g = _spin(seed, damage=True)
+        turned = [a for a in bot_actions(g) if isinstance(a, Commit) and a.card is card("JH")]
+        after.add(turned[0].move)  # type: ignore[arg-type]
+        assert winner(g) is P2
+        g = _spin(seed, damage=False)
+        turned = [a for a in bot_actions(g) if isinstance(a, Commit) and a.card is card("JH")]
+        without.add(turned[0].move)  # type: ignore[arg-type]
+    assert after == {MoveType.DODGE}
+    assert without == {MoveType.ATTACK, MoveType.DODGE}
+
+
+def test_two_truths_piles_and_flagstone_tax_at_random__BOT_QUINCE_TR_11() -> None:
+    """BOT-QUINCE: Two Truths played by the bot: pile 1 = the top 3 legal cards of its discard
+    pile (4H, the 4 Grave's throw beat in turn 1, then KD and 5S: the 2D is not of a rank
+    3..K, the 5H under 5S repeats a rank), pile 2 = the top 2 cards of its deck; Flagstone Tax
+    names one of its four options at random (the seeded stream). TR-11: both are played in the
+    draw phase, Two Truths first."""
+    taxes: set[str] = set()
+    for seed in range(10):
+        g = new_training("grave", "quince", seed)
+        set_up(g, P2, hand="2C TC 6S 9D", top="4H", discard="5H 7C 5S KD 2D")
+        set_up(g, P1, give="7D")
+        fight(g, commit_of(g, "7D", MoveType.THROW))
+        human_until(g, at_turn_two_c1)
+        truths = used(g, "Two Truths")
+        assert truths[0] == UseAbility("Two Truths", card("2C"))
+        chose = next(a for a in truths if a.option == "choose")
+        assert set(chose.cards) == {card("4H"), card("KD"), card("5S")}
+        piles = next(a for a in truths if a.option == "piles")
+        assert set(piles.cards) == {card("4H"), card("KD"), card("5S")}
+        tax = used(g, "Flagstone Tax")
+        assert len(tax) == 1 and tax[0].card is card("TC")
+        kinds = [a.ability for a in bot_actions(g) if isinstance(a, UseAbility)]
+        assert kinds.index("Two Truths") < kinds.index("Flagstone Tax")
+        taxes.add(str(tax[0].option))
+    assert len(taxes) >= 3
+
+
+def _plays_two_truths(g: Game) -> Action:
+    """The human (Quince) plays Two Truths once in the draw phase, chooses three cards and puts
+    only the first in pile one; otherwise declines."""
+    legal = g.legal_actions(P1)
+    truths = [a for a in legal if isinstance(a, UseAbility) and a.ability == "Two Truths"]
+    played = any(isinstance(a, UseAbility) and a.option == "piles" for _, a in g.history)
+    if truths and not played:
+        return truths[-1] if truths[0].option == "choose" else truths[0]
+    return passive(g)
+
+
+def test_two_truths_played_by_you_the_bot_picks_a_pile_at_random__BOT_QUINCE() -> None:
+    """BOT-QUINCE: "Two Truths played by you: the bot picks one of your two piles at random"
+    (here the bot is Rook; the pick comes from the game's seeded stream, the same on a
+    replay)."""
+    picked: list[bool] = []
+    for seed in range(12):
+        runs = []
+        for _ in range(2):
+            g = new_training("quince", "rook", seed)
+            set_up(g, P1, hand="2H 5D 6D 8D 9D", discard="5C 7D KS")
+            set_up(g, P2, hand="2C 3S 8D", top="2D")  # Rook's 2: throw / block
+            g.apply(P1, NoCard())
+            human_until(g, lambda g: g.turn == 2 and g.step == "C1", _plays_two_truths)
+            mine = [a for p, a in g.history if p is P1 and isinstance(a, UseAbility)
+                    and a.option == "piles"]
+            pick = [a for a in bot_actions(g) if isinstance(a, UseAbility)
+                    and a.option == "to_hand"]
+            assert len(mine) == 1 and len(pick) == 1
+            runs.append(set(pick[0].cards) == set(mine[0].cards))
+        assert runs[0] == runs[1]  # the same seed, the same pick
+        picked.append(runs[0])
+    assert set(picked) == {True, False}
+
+
+def test_after_patriot_mirror_hits_the_bot_uses_the_better_of_two_cards__BOT_QUINCE() -> None:
+    """BOT-QUINCE: after hitting with the Patriot Mirror Ace, next combat the bot turns over
+    two cards from its deck and uses the better: against Grave's 2 attack its 4 (block or
+    dodge: wins) rather than its 7 (attack or throw 7.8: loses), whichever came first."""
+    for seed in range(6):
+        for order in ("7H 4H", "4H 7H"):
+            g = new_training("grave", "quince", seed)
+            set_up(g, P2, hand="5C 6S 8D 9D", top="AH")  # Patriot Mirror (Consent unpayable)
+            set_up(g, P1, give="7D 2D")
+            fight(g, commit_of(g, "7D", MoveType.THROW))
+            human_until(g, at_turn_two_c1)
+            assert UseAbility("Patriot Mirror", option="second_card") in bot_actions(g)
+            set_up(g, P2, top=order)
+            since = len(g.derived)
+            fight(g, commit_of(g, "2D", MoveType.ATTACK))
+            assert winner(g) is P2
+            turned = [a.card.code for a in bot_actions(g, since) if isinstance(a, Commit)]
+            assert turned == order.split()
+            assert used(g, "Patriot Mirror", since) == [UseAbility("Patriot Mirror", card("4H"))]
+            assert card("7H") in g.state(P2).discard
+
+
+# --- every rule in self-play -------------------------------------------------------------------
+MINE = ("degrey", "jaina", "onimaru", "quince", "rook", "valerie")
+HUMANS = ("grave", "quince", "lum", "midori", "troq")
+
+
+@pytest.mark.parametrize("bot", MINE)
+def test_training_selfplay_with_these_bots_replays_as_legal__TR_3(bot: str) -> None:
+    """TR-3: Training self-play with each of these characters as the bot (its BOT rule and
+    TR-11 played) against several humans, greedy and random, replays as legal: the verifier
+    derives the same bot choices (the random ones included) from the human's events; the
+    verdict names the BOT rule played."""
+    for k, human in enumerate(HUMANS):
+        for policy in ("greedy", "random"):
+            _, log = play_match(Mode.TRAINING, (human,), (bot,), 500 + k, bot=policy)
+            verdict = replay(parse_log(log.dumps()))
+            assert verdict.status == "legal", verdict.to_dict()["first_error"]
+            facts = verdict.to_dict()["facts"]["training"]["bot_rules"]
+            assert facts == {bot: f"BOT-{bot.upper()}"}
