@@ -1,4 +1,5 @@
-"""What the BOT rules (RULES.md §12.2) judge from the position: "would win combat".
+"""What the BOT rules (RULES.md §12.2) judge from the position: "would win combat", the card a
+cost takes.
 
 Glossary: the *judge* answers the questions the BOT table asks ("only if it wins combat",
 "only to turn a lost combat into a win") from public information, with the human's locked-in
@@ -94,3 +95,11 @@ def how_well(game: GameCore, ps: PlayerState, move: Move,
     mine = 0 if game.actives[0] is ps else 1
     damage = game.modifiers.fold(COMBAT_DAMAGE, ps, move, move.damage)
     return result.winner == mine, result.winner in (None, mine), damage
+
+
+def cheapest(ps: PlayerState, cards: list[Card]) -> Card:
+    """The card a cost takes: the lowest rank, Aces and Jokers last, ties by hand order."""
+    def key(c: Card) -> tuple[int, int]:
+        rank = 99 if c.is_joker else 98 if c.is_ace else int(c.rank or 0)
+        return rank, ps.hand.index(c)
+    return min(cards, key=key)

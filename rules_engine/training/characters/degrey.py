@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules_engine.actions import Action, UseAbility
-from rules_engine.cards import Card
 from rules_engine.characters.degrey import (
     POINT_COUNTERPOINT,
     RHETORIC_LIFE,
@@ -34,14 +33,6 @@ if TYPE_CHECKING:
     from rules_engine.game.core import GameCore
 
 
-def cheapest(ps: PlayerState, cards: list[Card]) -> Card:
-    """The card a cost takes: the lowest rank, Aces and Jokers last, ties by hand order."""
-    def key(c: Card) -> tuple[int, int]:
-        rank = 99 if c.is_joker else 98 if c.is_ace else int(c.rank or 0)
-        return rank, ps.hand.index(c)
-    return min(cards, key=key)
-
-
 class DeGreyBot(BotRules):
     """BOT-DEGREY: Point, Counterpoint only to win combat; Troublesome Rhetoric at random."""
 
@@ -53,7 +44,7 @@ class DeGreyBot(BotRules):
             return self._rhetoric(game, ps, rhetoric)
         points = [a for a in uses if a.ability == POINT_COUNTERPOINT]
         if points and self._rotation_wins(game, ps):
-            paid = cheapest(ps, [a.cards[0] for a in points])
+            paid = judge.cheapest(ps, [a.cards[0] for a in points])
             return next(a for a in points if a.cards[0] is paid)
         return None  # the generic procedure passes
 

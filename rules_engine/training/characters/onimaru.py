@@ -28,7 +28,6 @@ from rules_engine.characters.onimaru import (
 from rules_engine.state import Decision, PlayerState, Zone
 from rules_engine.training import judge
 from rules_engine.training.characters.base import BotRules
-from rules_engine.training.characters.degrey import cheapest
 
 if TYPE_CHECKING:
     from rules_engine.game.core import GameCore
@@ -69,7 +68,7 @@ class OnimaruBot(BotRules):
         authority = [a for a in uses if a.ability == FINAL_AUTHORITY]
         if not authority or not self._lost(game, ps) or not authority_wins(game, ps):
             return None  # the generic procedure passes
-        paid = cheapest(ps, [a.cards[0] for a in authority])
+        paid = judge.cheapest(ps, [a.cards[0] for a in authority])
         return next(a for a in authority if a.cards[0] is paid)
 
     @staticmethod
