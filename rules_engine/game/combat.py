@@ -288,8 +288,9 @@ class CombatSteps(ComboSteps):
                                                           Commit | None]:
         """C1, card text (Patriot Mirror): ``ps`` commits a second face-down card, with the same
         legal choices as C1 (no-card = none); it lies face down (``face_down``) until C2."""
-        if not ps.hand or ps.face_down is not None or ps.combat_card is None:
-            return None
+        if not (ps.hand or self.mode.commits_from_deck(self, ps)) \
+                or ps.face_down is not None or ps.combat_card is None:
+            return None  # a Training bot turns its second card over from its deck (TR-5)
         _, action = yield from self._ask(
             "C1", (ps.player,), "C1", self._check_commit, self._commit_options)
         if not isinstance(action, Commit):

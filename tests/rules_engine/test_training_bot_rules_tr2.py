@@ -576,14 +576,14 @@ def test_after_patriot_mirror_hits_the_bot_uses_the_better_of_two_cards__BOT_QUI
     two cards from its deck and uses the better: against Grave's 2 attack its 4 (block or
     dodge: wins) rather than its 7 (attack or throw 7.8: loses), whichever came first."""
     for seed in range(6):
-        for order in ("7H 4H", "4H 7H"):
+        for order, hand in (("7H 4H", "5C 6S"), ("4H 7H", "")):
             g = new_training("grave", "quince", seed)
             set_up(g, P2, hand="5C 6S 8D 9D", top="AH")  # Patriot Mirror (Consent unpayable)
             set_up(g, P1, give="7D 2D")
             fight(g, commit_of(g, "7D", MoveType.THROW))
             human_until(g, at_turn_two_c1)
             assert UseAbility("Patriot Mirror", option="second_card") in bot_actions(g)
-            set_up(g, P2, top=order)
+            set_up(g, P2, hand=hand, top=order)  # an empty hand too: both come from the deck
             since = len(g.derived)
             fight(g, commit_of(g, "2D", MoveType.ATTACK))
             assert winner(g) is P2
