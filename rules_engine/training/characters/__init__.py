@@ -8,12 +8,14 @@ One module per character (``<id>.py``) holding its :class:`BotRules` subclass; t
 from __future__ import annotations
 
 from rules_engine.training.characters.base import BotRules
+from rules_engine.training.characters.grave import GraveBot
 from rules_engine.training.characters.gwen import GwenBot
 
 #: The BOT rules the bot plays, by character id (one line each). Every other character plays
 #: the generic procedure, and a verdict says so.
 BOT_RULES: dict[str, BotRules] = {
     "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
+    "grave": GraveBot("BOT-GRAVE"),
     "gwen": GwenBot("BOT-GWEN"),
     "troq": BotRules("BOT-TROQ"),  # "No changes"
 }

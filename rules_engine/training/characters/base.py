@@ -9,7 +9,15 @@ character's BOT rule land without touching that character's module (other engine
 
 A BOT rule changes the generic procedure at two points: the orientation of the combat card the
 bot turns over (:meth:`BotRules.orientation`, TR-5) and any decision of the bot's seat
-(:meth:`BotRules.choose`: None leaves it to the generic procedure).
+(:meth:`BotRules.choose`: None leaves it to the generic procedure; at C1 it may turn over the
+combat card its own way, Dragon Form, Overdrive).
+
+A BOT rule that changes what an ability *does* for the bot ("Martial Mastery becomes: ...")
+gives the bot's seat other rules (:meth:`BotRules.seat_rules`): a subclass of the character's
+:class:`~rules_engine.characters.CharacterRules`, defined in the BOT rule's module, overriding
+the hooks of that ability. The Training mode installs it on the bot's seat only
+(``GameCore.replace_rules``, as the bot comes in), so the character module stays
+mode-agnostic and Versus never sees it (zero cost on its path).
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from rules_engine.cards import Card, Move
 from rules_engine.state import Decision, PlayerState
 
 if TYPE_CHECKING:
+    from rules_engine.characters import CharacterRules
     from rules_engine.game.core import GameCore
 
 
@@ -40,3 +49,8 @@ class BotRules:
                legal: list[Action]) -> Action | None:
         """The bot's choice at ``decision`` by this rule, or None for the generic procedure."""
         return None
+
+    def seat_rules(self, rules: CharacterRules) -> CharacterRules:
+        """The rules the bot's seat plays its character with: ``rules`` (the character's own,
+        fresh) unless this BOT rule changes what an ability does for the bot."""
+        return rules

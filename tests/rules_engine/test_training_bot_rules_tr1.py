@@ -1,0 +1,222 @@
+"""BOT rules of RULES.md §12.2 for Grave, Setsuki, Geiger, Lum, Midori and Bal-Bas-Beta, and
+TR-11 (abilities whenever they have an effect) for their other abilities. Every test drives a
+seeded Training game: the human's seat (P1) is played by the test or a greedy bot, the bot's
+seat (P2) by the engine itself; the test sets up a position (the bot's hand, deck or discard
+pile), lets the derived bot act and checks what it did."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from rules_engine.actions import Action, Commit, UseAbility
+from rules_engine.bots import GreedyBot
+from rules_engine.cards import Card, MoveType, card
+from rules_engine.game import Game
+from rules_engine.journal import Blocked, Drew
+from rules_engine.log import parse_log
+from rules_engine.replay import replay
+from rules_engine.selfplay import play_match
+from rules_engine.state import Decision
+from rules_engine.team import Mode, Team
+from rules_engine.training import Training
+from rules_engine.types import PlayerId
+
+P1, P2 = PlayerId.P1, PlayerId.P2
+MINE = ("grave", "setsuki", "geiger", "lum", "midori", "bbb")
+
+
+@dataclass
+class Seen:
+    """One derived choice of the bot, with its seat's zones just before it."""
+
+    turn: int
+    step: str
+    rule: str
+    legal: list[Action]
+    choice: Action
+    hand: list[Card]
+    discard: list[Card]
+    deck: list[Card]
+
+
+@contextmanager
+def bot_choices(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Seen]]:
+    """Record every choice the engine derives for the bot."""
+    seen: list[Seen] = []
+    original = Training.derive
+
+    def derive(self: Training, game: Any, decision: Decision, seat: PlayerId) -> Action:
+        ps = game.players[seat]
+        before = (list(ps.hand), list(ps.discard), list(ps.deck))
+        legal = decision.options(seat)
+        choice = original(self, game, decision, seat)
+        seen.append(Seen(game.turn, decision.step, decision.rule, legal, choice, *before))
+        return choice
+    monkeypatch.setattr(Training, "derive", derive)
+    yield seen
+
+
+def training(human: str, bot: str, seed: int) -> Game:
+    return Game.for_teams(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed)
+
+
+def play_until(g: Game, done: Callable[[Game], bool], seed: int = 1) -> None:
+    """The human's seat played by a greedy bot until ``done`` (or the game ends)."""
+    human = GreedyBot(seed)
+    while not g.is_over and not done(g):
+        g.apply(P1, human.choose(g, P1, g.legal_actions(P1)))
+
+
+def to_hand(g: Game, seat: PlayerId, *codes: str) -> None:
+    """Put cards into a seat's hand from wherever they are (a position set up for the test)."""
+    ps = g.state(seat)
+    for c in (card(code) for code in codes):
+        for zone in (ps.deck, ps.discard):
+            if c in zone:
+                zone.remove(c)
+        if c not in ps.hand:
+            ps.hand.append(c)
+
+
+def set_hand(g: Game, seat: PlayerId, *codes: str) -> None:
+    """A seat's hand is exactly these cards (the others go to the bottom of its deck)."""
+    ps = g.state(seat)
+    ps.deck.extend(ps.hand)
+    ps.hand.clear()
+    to_hand(g, seat, *codes)
+
+
+def to_discard(g: Game, seat: PlayerId, *codes: str) -> None:
+    ps = g.state(seat)
+    for c in (card(code) for code in codes):
+        for zone in (ps.deck, ps.hand):
+            if c in zone:
+                zone.remove(c)
+        if c not in ps.discard:
+            ps.discard.append(c)
+
+
+def on_top(g: Game, seat: PlayerId, *codes: str) -> None:
+    """Arrange the top of a seat's deck, first code on top."""
+    ps = g.state(seat)
+    wanted = [card(c) for c in codes]
+    for c in wanted:
+        for zone in (ps.hand, ps.deck, ps.discard):
+            if c in zone:
+                zone.remove(c)
+    ps.deck[:0] = wanted
+
+
+def human_commits(g: Game, kind: MoveType) -> None:
+    """The human's C1: the first legal commit of that kind."""
+    g.apply(P1, next(a for a in g.legal_actions(P1)
+                     if isinstance(a, Commit) and a.move is kind))
+
+
+def uses(seen: list[Seen], ability: str) -> list[Seen]:
+    return [s for s in seen if isinstance(s.choice, UseAbility) and s.choice.ability == ability]
+
+
+def offered(seen: list[Seen], ability: str) -> list[Seen]:
+    return [s for s in seen if any(isinstance(a, UseAbility) and a.ability == ability
+                                   for a in s.legal)]
+
+
+# ---------------------------------------------------------------------- self-play
+
+
+@pytest.mark.parametrize("bot", MINE)
+def test_selfplay_with_the_bot_rule_replays_as_legal__TR_3(bot: str) -> None:
+    """TR-3: Training self-play with each of these characters as the bot (its BOT rule
+    played) against several humans replays as legal: the verifier derives the same bot
+    choices again; the verdict names the BOT rule played."""
+    rule = "BOT-BALBASBETA" if bot == "bbb" else f"BOT-{bot.upper()}"
+    for k, human in enumerate(("grave", "jaina", "rook", "lum", "setsuki", "quince")):
+        g, log = play_match(Mode.TRAINING, (human,), (bot,), 300 + k,
+                            bot="greedy" if k % 2 else "random")
+        verdict = replay(parse_log(log.dumps()))
+        assert verdict.status == "legal", verdict.to_dict()["first_error"]
+        assert verdict.to_dict()["facts"]["training"]["bot_rules"] == {bot: rule}
+        assert g.derived
+
+
+# ---------------------------------------------------------------------- Grave
+
+
+def test_martial_mastery_becomes_discard_to_draw_two__BOT_GRAVE_TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GRAVE: after the draw phase the bot discards Martial Mastery to draw 2, and nothing
+    else happens (no discard of another card follows); TR-11: it is
+    played whenever the bot holds a 7 in the draw-phase window."""
+    played = 0
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(6):
+            g = training("troq", "grave", seed)
+            to_hand(g, P2, "7C", "7D", "7H", "7S")
+            start = len(seen)
+            play_until(g, lambda g: g.turn >= 4, seed)
+            plays = uses(seen[start:], "Martial Mastery")
+            for s in plays:
+                played += 1
+                assert s.step == "T3" and isinstance(s.choice, UseAbility)
+                seven = s.choice.card
+                assert seven is not None and seven in s.hand and seven in g.state(P2).discard
+            for turn in {s.turn for s in plays}:
+                drew = [e for e in g.journal if isinstance(e, Drew) and e.seat is P2
+                        and e.turn == turn and e.step == "T3"]
+                assert len(drew) == 2 * sum(1 for s in plays if s.turn == turn)
+            for s in offered(seen[start:], "Martial Mastery"):
+                assert isinstance(s.choice, UseAbility)  # whenever it could (TR-11)
+            # no discard follows (the printed text's FR-GRAVE-1 decision)
+            assert not [s for s in seen[start:] if s.rule == "FR-GRAVE-1"]
+    assert played >= 3
+
+
+def test_blocking_puts_the_queens_back_and_shuffles__BOT_GRAVE() -> None:
+    """BOT-GRAVE: Knowing the Opponent becomes: on blocking an attack, every Queen of the
+    discard pile goes into the deck and the deck is shuffled (no card is revealed)."""
+    blocked = 0
+    for seed in range(12):
+        g = training("grave", "grave", seed)
+        to_discard(g, P2, "QC", "QH")
+        on_top(g, P2, "5H")  # attack / block: the block end turns up half the time
+        human_commits(g, MoveType.ATTACK)
+        if not any(isinstance(e, Blocked) and e.blocker is P2 for e in g.journal):
+            continue
+        blocked += 1
+        ps = g.state(P2)
+        assert card("QC") in ps.deck and card("QH") in ps.deck
+        assert not any(c.rank is not None and c.code.startswith("Q") for c in ps.discard)
+        assert g.rules[P2].position_key() == ""  # nothing revealed for next turn
+    assert blocked >= 3
+
+
+def test_mental_toughness_counters_with_the_lowest_face_card__TR_11() -> None:
+    """TR-11: a counter always has an effect, so the bot plays Mental Toughness against the
+    human's Martial Mastery whenever it holds a 10 and a face card, paying with its lowest
+    face card (a Jack before a King)."""
+    countered = 0
+    for seed in range(6):
+        g = training("grave", "grave", seed)
+        to_hand(g, P1, "7C")
+        play_until(g, lambda g: g.turn == 2 and g.step == "T3", seed)
+        if g.is_over:
+            continue
+        set_hand(g, P2, "TS", "KD", "JH", "2C", "3C")
+        mastery = next(a for a in g.legal_actions(P1) if isinstance(a, UseAbility)
+                       and a.ability == "Martial Mastery")
+        size = len(g.state(P1).hand)
+        before = len(g.derived)
+        g.apply(P1, mastery)
+        counter = [a for _, seat, a in g.derived[before:] if isinstance(a, UseAbility)
+                   and a.ability == "Mental Toughness"]
+        assert counter == [UseAbility("Mental Toughness", card("TS"), (card("JH"),))]
+        assert card("KD") in g.state(P2).hand and card("JH") in g.state(P2).discard
+        assert len(g.state(P1).hand) == size - 1  # countered: no draw
+        countered += 1
+    assert countered >= 3
