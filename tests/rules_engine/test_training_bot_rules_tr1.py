@@ -220,3 +220,63 @@ def test_mental_toughness_counters_with_the_lowest_face_card__TR_11() -> None:
         assert len(g.state(P1).hand) == size - 1  # countered: no draw
         countered += 1
     assert countered >= 3
+
+
+# ---------------------------------------------------------------------- Geiger
+
+
+def _geiger_at_draw_phase(seed: int, discard: tuple[str, ...]) -> tuple[Game, int, int]:
+    """Geiger's bot holding a 4 and an 8 as turn 2's draw phase ends, ``discard`` in its
+    discard pile (the rest of its Jacks, Queens and Aces in its deck); the human is Troq. The
+    bot's hand and discard sizes then."""
+    g = training("troq", "geiger", seed)
+    ps = g.state(P2)
+    for c in [c for c in [*ps.hand, *ps.discard] if c.code[0] in "JQA"]:
+        (ps.hand if c in ps.hand else ps.discard).remove(c)
+        ps.deck.append(c)
+    set_hand(g, P2, "4C", "8C", "2C", "3C", "5C")
+    to_discard(g, P2, *discard)
+    return g, len(ps.hand), len(ps.discard)
+
+
+def test_research_becomes_draw_half_the_time_spirals__BOT_GEIGER_TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GEIGER: with Time Spiral cards in the discard pile (here Fast Time Spiral, Slow
+    Time Spiral twice: X = 3) the bot discards Research and Development to draw ⌈3/2⌉ = 2
+    cards, looking at nothing (no choice among the deck's top cards); played before Temporal
+    Distortion, which then fetches a Jack or Queen (TR-11: both have an effect)."""
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(3):
+            g, *_ = _geiger_at_draw_phase(seed, ("JD", "QD", "JH"))
+            start = len(seen)
+            play_until(g, lambda g: g.turn == 2 and g.step not in ("T1", "T2", "T3"), seed)
+            turn2 = [s for s in seen[start:] if s.turn == 2 and s.step == "T3"]
+            research = uses(turn2, "Research and Development")
+            assert research[0].choice == UseAbility("Research and Development", card("8C"))
+            assert sum(1 for c in research[0].discard if c.code[0] in "JQA") == 3
+            assert not [s for s in turn2 if any(isinstance(a, UseAbility) and a.card is None
+                                               and a.ability == "Research and Development"
+                                               for a in s.legal)]
+            drew = [e for e in g.journal if isinstance(e, Drew) and e.seat is P2
+                    and e.turn == 2 and e.step == "T3"]
+            # ⌈X/2⌉ each time (a drawn 8 is played too): 2 for the first
+            assert len(drew) == sum(-(-sum(1 for c in s.discard if c.code[0] in "JQA") // 2)
+                                    for s in research)
+            distortion = uses(turn2, "Temporal Distortion")
+            assert distortion and turn2.index(distortion[0]) > turn2.index(research[0])
+
+
+def test_no_spiral_or_face_in_the_discard_pile_no_ability__BOT_GEIGER_TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GEIGER / TR-11: with no Time Spiral card and no Jack or Queen in the discard pile
+    the bot plays neither Research and Development nor Temporal Distortion (it passes the
+    window they were offered in)."""
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(3):
+            g, *_ = _geiger_at_draw_phase(seed, ("9D",))
+            start = len(seen)
+            play_until(g, lambda g: g.turn == 2 and g.step not in ("T1", "T2", "T3"), seed)
+            turn2 = [s for s in seen[start:] if s.turn == 2 and s.step == "T3"]
+            assert offered(turn2, "Research and Development")
+            assert not uses(turn2, "Research and Development")
+            assert not uses(turn2, "Temporal Distortion")

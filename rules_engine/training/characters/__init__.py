@@ -8,6 +8,7 @@ One module per character (``<id>.py``) holding its :class:`BotRules` subclass; t
 from __future__ import annotations
 
 from rules_engine.training.characters.base import BotRules
+from rules_engine.training.characters.geiger import GeigerBot
 from rules_engine.training.characters.grave import GraveBot
 from rules_engine.training.characters.gwen import GwenBot
 
@@ -15,6 +16,7 @@ from rules_engine.training.characters.gwen import GwenBot
 #: the generic procedure, and a verdict says so.
 BOT_RULES: dict[str, BotRules] = {
     "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
+    "geiger": GeigerBot("BOT-GEIGER"),
     "grave": GraveBot("BOT-GRAVE"),
     "gwen": GwenBot("BOT-GWEN"),
     "troq": BotRules("BOT-TROQ"),  # "No changes"
