@@ -280,3 +280,65 @@ def test_no_spiral_or_face_in_the_discard_pile_no_ability__BOT_GEIGER_TR_11(
             assert offered(turn2, "Research and Development")
             assert not uses(turn2, "Research and Development")
             assert not uses(turn2, "Temporal Distortion")
+
+
+# ---------------------------------------------------------------------- Setsuki
+
+
+def test_bag_of_tricks_becomes_shuffle_faces_back_and_top_the_deck__BOT_SETSUKI(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-SETSUKI: at the end of the turn, with Bag of Tricks the only card in her hand, the
+    bot shuffles the top three face cards and/or Aces of its discard pile into its deck (not
+    an older fourth one, not the low cards) and puts Bag of Tricks on top of the deck; no
+    card is chosen one at a time (the printed text's choices)."""
+    done = 0
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(8):
+            g = training("troq", "setsuki", seed)
+            set_hand(g, P2, "7C")
+            to_discard(g, P2, "KD", "2D", "JD", "3D", "QH", "AS", "4D")  # AS, QH, JD on top
+            g.apply(P1, next(a for a in g.legal_actions(P1) if type(a).__name__ == "NoCard"))
+            start = len(seen)
+            play_until(g, lambda g: g.turn == 2, seed)  # before its next C1
+            bags = uses(seen[start:], "Bag of Tricks")
+            if not bags:
+                continue  # a block or a combo drew her a card: Bag of Tricks not playable
+            done += 1
+            (bag,) = bags
+            assert isinstance(bag.choice, UseAbility) and bag.choice.card is not None
+            seven = bag.choice.card
+            assert bag.step == "K1" and bag.hand == [seven]
+            ps = g.state(P2)
+            assert ps.deck[0] == seven
+            faces = [c for c in reversed(bag.discard) if c.code[0] in "JQKA"]
+            assert len(faces) >= 4  # the test's four, and any combat put there since
+            assert set(faces[:3]) <= set(ps.deck)
+            assert set(faces[3:]) <= set(ps.discard) and card("KD") in ps.discard
+            assert card("2D") in ps.discard and card("4D") in ps.discard
+            assert not [s for s in seen[start:] if any(
+                isinstance(a, UseAbility) and a.option == "top" for a in s.legal)]
+    assert done >= 3
+
+
+def test_smoke_bomb_counters_paying_the_two_lowest_cards__TR_11() -> None:
+    """TR-11: the bot counters the human's ability with Smoke Bomb whenever it holds a 10 and
+    two other cards, paying with its two lowest-rank other cards."""
+    countered = 0
+    for seed in range(6):
+        g = training("grave", "setsuki", seed)
+        to_hand(g, P1, "7C")
+        play_until(g, lambda g: g.turn == 2 and g.step == "T3", seed)
+        if g.is_over:
+            continue
+        set_hand(g, P2, "TS", "KD", "3H", "9C", "2S")
+        mastery = next(a for a in g.legal_actions(P1) if isinstance(a, UseAbility)
+                       and a.ability == "Martial Mastery")
+        before = len(g.derived)
+        g.apply(P1, mastery)
+        bombs = [a for _, _, a in g.derived[before:] if isinstance(a, UseAbility)
+                 and a.ability == "Smoke Bomb"]
+        assert len(bombs) == 1 and bombs[0].card == card("TS")
+        assert set(bombs[0].cards) == {card("2S"), card("3H")}
+        assert set(g.state(P2).hand) == {card("KD"), card("9C")}
+        countered += 1
+    assert countered >= 3
