@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from rules_engine.actions import Action, Commit, UseAbility
+from rules_engine.actions import Action, Commit, NoCard, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import Card, MoveType, card
 from rules_engine.game import Game
-from rules_engine.journal import Blocked, Drew
+from rules_engine.journal import Blocked, Drew, Hit
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_match
@@ -42,6 +42,7 @@ class Seen:
     hand: list[Card]
     discard: list[Card]
     deck: list[Card]
+    ongoing: list[str]
 
 
 @contextmanager
@@ -52,7 +53,8 @@ def bot_choices(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Seen]]:
 
     def derive(self: Training, game: Any, decision: Decision, seat: PlayerId) -> Action:
         ps = game.players[seat]
-        before = (list(ps.hand), list(ps.discard), list(ps.deck))
+        before = (list(ps.hand), list(ps.discard), list(ps.deck),
+                  [e.name for e in ps.ongoing if e.resolved])
         legal = decision.options(seat)
         choice = original(self, game, decision, seat)
         seen.append(Seen(game.turn, decision.step, decision.rule, legal, choice, *before))
@@ -297,7 +299,7 @@ def test_bag_of_tricks_becomes_shuffle_faces_back_and_top_the_deck__BOT_SETSUKI(
             g = training("troq", "setsuki", seed)
             set_hand(g, P2, "7C")
             to_discard(g, P2, "KD", "2D", "JD", "3D", "QH", "AS", "4D")  # AS, QH, JD on top
-            g.apply(P1, next(a for a in g.legal_actions(P1) if type(a).__name__ == "NoCard"))
+            g.apply(P1, NoCard())
             start = len(seen)
             play_until(g, lambda g: g.turn == 2, seed)  # before its next C1
             bags = uses(seen[start:], "Bag of Tricks")
@@ -342,3 +344,69 @@ def test_smoke_bomb_counters_paying_the_two_lowest_cards__TR_11() -> None:
         assert set(g.state(P2).hand) == {card("KD"), card("9C")}
         countered += 1
     assert countered >= 3
+
+
+# ---------------------------------------------------------------------- Midori
+
+
+def test_in_dragon_form_the_bot_reveals_until_a_dragon_move_or_dodge__BOT_MIDORI_TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-11: the bot plays Dragon Form in the draw phase when it is not in Dragon Form, and
+    not a second one while it is. BOT-MIDORI: in Dragon Form, its deck's top cards 4 (attack /
+    throw) and 6 (attack / block) are revealed and go to the bottom of the deck in that order;
+    the 9 (throw / dodge) is its combat card, on its dodge end."""
+    formed = 0
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(8):
+            g = training("grave", "midori", seed)
+            to_hand(g, P2, "2C", "2D", "2H", "2S")
+            start = len(seen)
+            play_until(g, lambda g: g.turn == 2 and g.step == "C1", seed)
+            if g.is_over or not any(e.name == "Dragon Form" for e in g.state(P2).ongoing):
+                continue
+            formed += 1
+            on_top(g, P2, "4D", "6D", "9D")
+            human_commits(g, MoveType.ATTACK)
+            commits = [s for s in seen[start:] if s.turn == 2 and s.step == "C1"]
+            assert commits[0].choice == Commit(card("9D"), MoveType.DODGE)
+            deck = g.state(P2).deck
+            assert deck[-2:] == [card("4D"), card("6D")]
+            play_until(g, lambda g: g.turn >= 4, seed)
+            for s in offered(seen[start:], "Dragon Form"):
+                played = isinstance(s.choice, UseAbility)
+                assert played is ("Dragon Form" not in s.ongoing), s
+    assert formed >= 3
+
+
+def _glimpse(seed: int, top: str, human: Action) -> tuple[Game, list[Action]]:
+    """Midori's bot (not in Dragon Form, a 10 in hand) turns over ``top`` against the human's
+    ``human`` commit; the bot's choices then."""
+    g = training("grave", "midori", seed)
+    to_hand(g, P1, "AS", "5H", "2C")
+    to_hand(g, P2, "TC")
+    on_top(g, P2, top)
+    before = len(g.derived)
+    g.apply(P1, human)
+    return g, [a for _, _, a in g.derived[before:]]
+
+
+def test_glimpse_only_when_the_dragon_move_wins__BOT_MIDORI() -> None:
+    """BOT-MIDORI: Glimpse of the Dragon only if it makes him win combat, even if he would win
+    anyway. Rising Mountain (1.2) loses to True-Spark Arc (1.0) but Dragon Mountain (0.6) wins:
+    played; Rushing River beats a block and so does Talon Swoop: played; against an attack
+    both throws lose: not played (the bot passes the window)."""
+    def glimpsed(chosen: list[Action]) -> bool:
+        return any(isinstance(a, UseAbility) and a.ability == "Glimpse of the Dragon"
+                   for a in chosen)
+
+    for seed in range(3):
+        g, chosen = _glimpse(seed, "QD", Commit(card("AS"), MoveType.ATTACK, "True-Spark Arc"))
+        assert chosen[0] == Commit(card("QD"), MoveType.ATTACK, "Rising Mountain")
+        assert glimpsed(chosen)
+        play_until(g, lambda g: g.turn >= 2, seed)
+        assert any(isinstance(e, Hit) and e.turn == 1 and e.by is P2 and not e.combo
+                   for e in g.journal)  # the Dragon move hit
+        g, chosen = _glimpse(seed, "KD", Commit(card("5H"), MoveType.BLOCK))
+        assert glimpsed(chosen)
+        g, chosen = _glimpse(seed, "KD", Commit(card("2C"), MoveType.ATTACK))
+        assert not glimpsed(chosen) and card("TC") in g.state(P2).hand

@@ -11,6 +11,7 @@ from rules_engine.training.characters.base import BotRules
 from rules_engine.training.characters.geiger import GeigerBot
 from rules_engine.training.characters.grave import GraveBot
 from rules_engine.training.characters.gwen import GwenBot
+from rules_engine.training.characters.midori import MidoriBot
 from rules_engine.training.characters.setsuki import SetsukiBot
 
 #: The BOT rules the bot plays, by character id (one line each). Every other character plays
@@ -20,6 +21,7 @@ BOT_RULES: dict[str, BotRules] = {
     "geiger": GeigerBot("BOT-GEIGER"),
     "grave": GraveBot("BOT-GRAVE"),
     "gwen": GwenBot("BOT-GWEN"),
+    "midori": MidoriBot("BOT-MIDORI"),
     "setsuki": SetsukiBot("BOT-SETSUKI"),
     "troq": BotRules("BOT-TROQ"),  # "No changes"
 }
