@@ -410,3 +410,89 @@ def test_glimpse_only_when_the_dragon_move_wins__BOT_MIDORI() -> None:
         assert glimpsed(chosen)
         g, chosen = _glimpse(seed, "KD", Commit(card("2C"), MoveType.ATTACK))
         assert not glimpsed(chosen) and card("TC") in g.state(P2).hand
+
+
+# ---------------------------------------------------------------------- Bal-Bas-Beta
+
+
+def _bbb_overdrive(seed: int, *top: str) -> tuple[Game, bool]:
+    """BBB's bot holding its four 8s; at turn 2's C1, ``top`` on its deck. Whether Overdrive
+    is in force then."""
+    g = training("grave", "bbb", seed)
+    to_hand(g, P2, "8C", "8D", "8H", "8S")
+    play_until(g, lambda g: g.turn == 2 and g.step == "C1", seed)
+    if g.is_over:
+        return g, False
+    on_top(g, P2, *top)
+    return g, g.rules[P2].position_key().endswith("O")
+
+
+def test_after_overdrive_reveal_until_a_face_card_or_dodge__BOT_BALBASBETA_TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-11: the bot plays Overdrive in the draw phase (it holds face cards). BOT-BALBASBETA:
+    that turn, a combat card that is neither a face card nor a dodge (the 2: attack / block)
+    goes to the bottom of the deck, as does the next such card (the 3); the Jack turned up
+    next is its combat card."""
+    done = 0
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(6):
+            start = len(seen)
+            g, overdrive = _bbb_overdrive(seed, "2D", "3D", "JD", "4D")
+            assert uses([s for s in seen[start:] if s.turn == 2], "Overdrive")
+            if not overdrive:
+                continue  # the human countered it (Mental Toughness)
+            before = len(g.derived)
+            human_commits(g, MoveType.ATTACK)
+            commit = g.derived[before][2]
+            assert isinstance(commit, Commit) and commit.card == card("JD")
+            ps = g.state(P2)
+            assert ps.deck[-2:] == [card("2D"), card("3D")] and ps.deck[0] == card("4D")
+            done += 1
+    assert done >= 3
+
+
+def test_after_overdrive_a_face_card_or_dodge_is_kept__BOT_BALBASBETA() -> None:
+    """BOT-BALBASBETA: a face card turned over after Overdrive is the combat card (nothing is
+    revealed: the next card stays on top); a 5 (block / dodge) is kept when it turned up on
+    its dodge end, and sent to the bottom on its block end."""
+    ends: set[MoveType | None] = set()
+    for seed in range(10):
+        g, overdrive = _bbb_overdrive(seed, "QD", "2D")
+        if not overdrive:
+            continue
+        before = len(g.derived)
+        human_commits(g, MoveType.ATTACK)
+        commit = g.derived[before][2]
+        assert isinstance(commit, Commit) and commit.card == card("QD")
+        assert g.state(P2).deck[0] == card("2D")
+        g, overdrive = _bbb_overdrive(seed, "5D", "2D", "KD")
+        if not overdrive:
+            continue
+        before = len(g.derived)
+        human_commits(g, MoveType.ATTACK)
+        commit = g.derived[before][2]
+        assert isinstance(commit, Commit)
+        ends.add(commit.move)
+        if commit.card == card("5D"):
+            assert commit.move is MoveType.DODGE and g.state(P2).deck[0] == card("2D")
+        else:
+            assert commit.card == card("KD")
+            assert g.state(P2).deck[-2:] == [card("5D"), card("2D")]
+    assert MoveType.DODGE in ends and MoveType.THROW in ends
+
+
+def test_no_face_card_no_overdrive__TR_11(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-11: with no face card in its hand or deck Overdrive would have no effect: the bot
+    holds an 8 in the draw phase and passes."""
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(3):
+            g = training("grave", "bbb", seed)
+            ps = g.state(P2)
+            for c in [c for c in [*ps.hand, *ps.deck] if c.code[0] in "JQK"]:
+                (ps.hand if c in ps.hand else ps.deck).remove(c)
+                ps.discard.append(c)
+            to_hand(g, P2, "8C", "8D", "8H", "8S")
+            start = len(seen)
+            play_until(g, lambda g: g.turn >= 3, seed)
+            assert offered(seen[start:], "Overdrive")
+            assert not uses(seen[start:], "Overdrive")

@@ -8,6 +8,7 @@ One module per character (``<id>.py``) holding its :class:`BotRules` subclass; t
 from __future__ import annotations
 
 from rules_engine.training.characters.base import BotRules
+from rules_engine.training.characters.bbb import BBBBot
 from rules_engine.training.characters.geiger import GeigerBot
 from rules_engine.training.characters.grave import GraveBot
 from rules_engine.training.characters.gwen import GwenBot
@@ -18,6 +19,7 @@ from rules_engine.training.characters.setsuki import SetsukiBot
 #: the generic procedure, and a verdict says so.
 BOT_RULES: dict[str, BotRules] = {
     "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
+    "bbb": BBBBot("BOT-BALBASBETA"),
     "geiger": GeigerBot("BOT-GEIGER"),
     "grave": GraveBot("BOT-GRAVE"),
     "gwen": GwenBot("BOT-GWEN"),
