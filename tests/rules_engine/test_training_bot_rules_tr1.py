@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from rules_engine.actions import Action, Commit, NoCard, UseAbility
+from rules_engine.actions import Action, Commit, NoCard, Pump, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import Card, MoveType, card
+from rules_engine.characters.lum import blackjack_totals
 from rules_engine.game import Game
 from rules_engine.journal import Blocked, Drew, Hit
 from rules_engine.log import parse_log
@@ -43,6 +44,7 @@ class Seen:
     discard: list[Card]
     deck: list[Card]
     ongoing: list[str]
+    dealt: list[Card]  # Lum's Blackjack: the cards dealt so far
 
 
 @contextmanager
@@ -54,7 +56,8 @@ def bot_choices(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Seen]]:
     def derive(self: Training, game: Any, decision: Decision, seat: PlayerId) -> Action:
         ps = game.players[seat]
         before = (list(ps.hand), list(ps.discard), list(ps.deck),
-                  [e.name for e in ps.ongoing if e.resolved])
+                  [e.name for e in ps.ongoing if e.resolved],
+                  list(getattr(game.rules[seat], "dealt", ())))
         legal = decision.options(seat)
         choice = original(self, game, decision, seat)
         seen.append(Seen(game.turn, decision.step, decision.rule, legal, choice, *before))
@@ -496,3 +499,110 @@ def test_no_face_card_no_overdrive__TR_11(monkeypatch: pytest.MonkeyPatch) -> No
             play_until(g, lambda g: g.turn >= 3, seed)
             assert offered(seen[start:], "Overdrive")
             assert not uses(seen[start:], "Overdrive")
+
+
+# ---------------------------------------------------------------------- Lum
+
+
+def test_blackjack_deals_until_twelve_then_stops__BOT_LUM(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-LUM: after its Ace's dodge beats the human's attack, the bot deals another card
+    while the total is below 12 and stops as soon as it is 12 or more."""
+    dealt = 0
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(10):
+            g = training("grave", "lum", seed)
+            ps = g.state(P2)
+            for c in [c for c in ps.hand if c.is_ace]:
+                ps.hand.remove(c)
+                ps.deck.append(c)
+            on_top(g, P2, "AC")  # Great Pandamonium needs AA: rotated to the Blackjack dodge
+            start = len(seen)
+            human_commits(g, MoveType.ATTACK)
+            play_until(g, lambda g: g.turn >= 2, seed)
+            deals = [s for s in seen[start:] if s.rule == "AB-3" and s.step == "C6"
+                     and any(isinstance(a, UseAbility) and a.ability == "Blackjack"
+                             for a in s.legal)]
+            if not deals:
+                continue  # the human's attack was not beaten (a counter, a knockdown)
+            dealt += 1
+            for s in deals:
+                total = blackjack_totals(s.dealt)[1]
+                assert isinstance(s.choice, UseAbility)
+                assert s.choice.option == ("deal" if total < 12 else "stop"), s.dealt
+            cards = deals[-1].dealt
+            assert len(cards) == len(deals)
+            assert all(blackjack_totals(s.dealt)[1] < 12 for s in deals[:-1])
+    assert dealt >= 3
+
+
+def test_a_throw_is_pumped_once_unless_more_would_win__BOT_LUM(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-LUM: when its throw (the 8: 8 damage, +3 a pump card, up to 3) wins, the bot pumps
+    it with one card (the lowest), though it holds more; when the human is left with 5 life
+    after the throw, one pump would not win the game and more would: the limit is off, it
+    pumps as TR-8 does (all three, the lowest first) and wins."""
+    once = twice = 0
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(16):
+            for low_life in (False, True):
+                g = training("grave", "lum", seed)
+                set_hand(g, P2, "2C", "3C", "4C", "5C", "9D")
+                on_top(g, P2, "8D")  # attack / throw: the throw turns up half the time
+                if low_life:
+                    g.state(P1).life = 8 + 5
+                start = len(seen)
+                human_commits(g, MoveType.BLOCK)
+                play_until(g, lambda g: g.turn >= 2, seed)
+                first = seen[start]
+                if first.choice != Commit(card("8D"), MoveType.THROW):
+                    continue
+                pumps = [s.choice for s in seen[start:] if isinstance(s.choice, Pump)]
+                cards = [c for p in pumps for c in p.cards]
+                if low_life:
+                    assert cards == [card("2C"), card("3C"), card("4C")] and g.is_over
+                    twice += 1
+                else:
+                    assert cards == [card("2C")]
+                    once += 1
+    assert once >= 2 and twice >= 2
+
+
+def test_poker_flourish_becomes_the_blackjack_effect__BOT_LUM(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-LUM: at the end of the turn the bot holding a 10 and an Ace discards them with its
+    lowest-rank card and gets the Blackjack effect (a deal from its deck); no poker hand is
+    made. Played only when it holds those cards: with no Ace, never."""
+    played = 0
+    with bot_choices(monkeypatch) as seen:
+        for seed in range(8):
+            g = training("troq", "lum", seed)
+            ps = g.state(P2)
+            for c in [c for c in [*ps.hand, *ps.deck] if c.is_ace and c != card("AS")]:
+                (ps.hand if c in ps.hand else ps.deck).remove(c)
+                ps.discard.insert(0, c)
+            set_hand(g, P2, "TC", "AS", "2D")
+            start = len(seen)
+            g.apply(P1, NoCard())
+            play_until(g, lambda g: g.turn == 2, seed)
+            pokers = uses([s for s in seen[start:] if s.turn == 1], "Poker Flourish")
+            offers = offered([s for s in seen[start:] if s.turn == 1], "Poker Flourish")
+            assert len(pokers) == len(offers)
+            if not pokers:
+                continue
+            (poker,) = pokers
+            assert poker.step == "K1"
+            lowest = min((c for c in poker.hand if c not in (card("TC"), card("AS"))),
+                         key=lambda c: (int(c.rank or 0), poker.hand.index(c)))
+            assert poker.choice == UseAbility("Poker Flourish", card("TC"),
+                                              (card("AS"), lowest))
+            assert {card("TC"), card("AS"), lowest} <= set(poker.discard) | set(ps.discard)
+            assert g.rules[P2].dealt  # type: ignore[attr-defined]
+            played += 1
+        g = training("troq", "lum", 1)
+        set_hand(g, P2, "TC", "2D", "3D")
+        start = len(seen)
+        g.apply(P1, NoCard())
+        play_until(g, lambda g: g.turn == 2, 1)
+        assert not offered(seen[start:], "Poker Flourish")
+    assert played >= 3

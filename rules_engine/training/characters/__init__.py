@@ -12,6 +12,7 @@ from rules_engine.training.characters.bbb import BBBBot
 from rules_engine.training.characters.geiger import GeigerBot
 from rules_engine.training.characters.grave import GraveBot
 from rules_engine.training.characters.gwen import GwenBot
+from rules_engine.training.characters.lum import LumBot
 from rules_engine.training.characters.midori import MidoriBot
 from rules_engine.training.characters.setsuki import SetsukiBot
 
@@ -23,6 +24,7 @@ BOT_RULES: dict[str, BotRules] = {
     "geiger": GeigerBot("BOT-GEIGER"),
     "grave": GraveBot("BOT-GRAVE"),
     "gwen": GwenBot("BOT-GWEN"),
+    "lum": LumBot("BOT-LUM"),
     "midori": MidoriBot("BOT-MIDORI"),
     "setsuki": SetsukiBot("BOT-SETSUKI"),
     "troq": BotRules("BOT-TROQ"),  # "No changes"
