@@ -45,6 +45,7 @@ class Seen:
     deck: list[Card]
     ongoing: list[str]
     dealt: list[Card]  # Lum's Blackjack: the cards dealt so far
+    life: int
 
 
 @contextmanager
@@ -57,7 +58,7 @@ def bot_choices(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Seen]]:
         ps = game.players[seat]
         before = (list(ps.hand), list(ps.discard), list(ps.deck),
                   [e.name for e in ps.ongoing if e.resolved],
-                  list(getattr(game.rules[seat], "dealt", ())))
+                  list(getattr(game.rules[seat], "dealt", ())), ps.life)
         legal = decision.options(seat)
         choice = original(self, game, decision, seat)
         seen.append(Seen(game.turn, decision.step, decision.rule, legal, choice, *before))
@@ -606,3 +607,32 @@ def test_poker_flourish_becomes_the_blackjack_effect__BOT_LUM(
         play_until(g, lambda g: g.turn == 2, 1)
         assert not offered(seen[start:], "Poker Flourish")
     assert played >= 3
+
+
+# ---------------------------------------------------------------------- TR-11 in play
+
+
+def test_abilities_whenever_they_have_an_effect__TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-11 over whole Training games: Lum's bot rolls the dice whenever it may, takes the 4
+    life only when below its starting life (else the bottom card), plays Jackpot whenever it
+    holds a 7."""
+    rolls = lives = jackpots = 0
+    with bot_choices(monkeypatch) as seen:
+        for k in range(10):
+            g = training(("grave", "rook", "jaina", "troq", "quince")[k % 5], "lum", 500 + k)
+            to_hand(g, P2, "7C", "7D")
+            play_until(g, lambda g: False, k)
+    for s in seen:
+        options = [a for a in s.legal if isinstance(a, UseAbility)]
+        if any(a.ability == "Roll the Dice" and a.option is None for a in options):
+            assert s.choice == UseAbility("Roll the Dice")
+            rolls += 1
+        if {a.option for a in options} == {"life", "bottom"}:
+            assert isinstance(s.choice, UseAbility)
+            assert s.choice.option == ("life" if s.life < 90 else "bottom")
+            lives += 1
+        if any(a.ability == "Jackpot" for a in options) and s.deck:
+            assert isinstance(s.choice, UseAbility) and s.choice.ability == "Jackpot"
+            jackpots += 1
+    assert rolls and lives and jackpots
