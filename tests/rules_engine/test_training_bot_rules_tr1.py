@@ -25,6 +25,8 @@ from rules_engine.selfplay import play_match
 from rules_engine.state import Decision
 from rules_engine.team import Mode, Team
 from rules_engine.training import Training
+from rules_engine.training.characters.lum import LumBotAbilities
+from rules_engine.training.characters.setsuki import SetsukiBotAbilities
 from rules_engine.types import PlayerId
 
 P1, P2 = PlayerId.P1, PlayerId.P2
@@ -149,6 +151,28 @@ def test_selfplay_with_the_bot_rule_replays_as_legal__TR_3(bot: str) -> None:
         assert verdict.status == "legal", verdict.to_dict()["first_error"]
         assert verdict.to_dict()["facts"]["training"]["bot_rules"] == {bot: rule}
         assert g.derived
+
+
+def test_survival_brings_each_bot_in_with_its_bot_rule__TR_14() -> None:
+    """TR-14: in a Survival run each incoming bot plays its own BOT rule (its seat's rules are
+    replaced as it comes in, the outgoing bot's leave); runs replay as legal."""
+    for seed, bots in enumerate((("grave", "lum", "midori"), ("bbb", "geiger", "setsuki"))):
+        _, log = play_match(Mode.SURVIVAL, ("jaina",), bots, 700 + seed, bot="greedy")
+        verdict = replay(parse_log(log.dumps())).to_dict()
+        assert verdict["status"] == "legal", verdict["first_error"]
+        assert set(verdict["facts"]["training"]["bot_rules"]) == set(bots)
+    seen = set()
+    for seed in range(6):
+        bots = ("setsuki", "lum", "grave")
+        g = Game.for_teams(Mode.SURVIVAL, (Team.of(("jaina",)), Team.of(bots)), seed=seed)
+        assert type(g.rules[P2]) is SetsukiBotAbilities
+        g.state(P2).life = 1  # the first bot nearly beaten (a position set up for the test)
+        play_until(g, lambda g: len(g.bouts) >= 2, seed)
+        if len(g.bouts) < 2:
+            continue
+        assert g.state(P2).character.id == "lum" and type(g.rules[P2]) is LumBotAbilities
+        seen.add(seed)
+    assert len(seen) >= 2
 
 
 # ---------------------------------------------------------------------- Grave
