@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules_engine.actions import Action, Commit, UseAbility
+from rules_engine.actions import Action, Commit, NoCard, UseAbility
 from rules_engine.cards import Card, Move, MoveType
 from rules_engine.characters.bbb import OVERDRIVE, BBBRules
 from rules_engine.state import Decision, PlayerState
@@ -48,7 +48,7 @@ class BBBBot(BotRules):
                legal: list[Action]) -> Action | None:
         rules = game.rules[ps.player]
         if decision.step == "C1" and isinstance(rules, BBBRules) and rules.overdrive \
-                and any(isinstance(a, Commit) for a in legal):
+                and any(isinstance(a, Commit | NoCard) for a in legal):
             return self._overdrive_commit(game, ps, decision)
         overdrive = [a for a in legal if isinstance(a, UseAbility) and a.ability == OVERDRIVE]
         if overdrive and any(_face(c) for c in (*ps.hand, *ps.deck)):
