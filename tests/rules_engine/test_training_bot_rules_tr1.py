@@ -331,6 +331,7 @@ def test_bag_of_tricks_becomes_shuffle_faces_back_and_top_the_deck__BOT_SETSUKI(
             start = len(seen)
             play_until(g, lambda g: g.turn == 2, seed)  # before its next C1
             bags = uses(seen[start:], "Bag of Tricks")
+            assert len(bags) == len(offered(seen[start:], "Bag of Tricks"))  # TR-11
             if not bags:
                 continue  # a block or a combo drew her a card: Bag of Tricks not playable
             done += 1
