@@ -308,9 +308,10 @@ class GameCore:
 
     def replace_rules(self, seat: PlayerId, rules: CharacterRules) -> None:
         """A mode plays ``seat``'s character with other rules (Training: a BOT rule that
-        changes what an ability does for the bot, RULES.md §12.2): the modifiers of the old
-        rules on that seat leave, the new rules' come in, and the seats that react are worked
-        out again. Never called in Versus."""
+        changes what an ability does for the bot, RULES.md §12.2). Called as the character
+        comes in (setup, ``bring_in``), when the only modifiers on that seat are its old rules'
+        always-on ones: every modifier on the seat leaves, the new rules' come in, and the
+        seats that react are worked out again. Never called in Versus."""
         self.modifiers.remove(lambda m: m.seat is seat)
         self.rules = tuple(rules if s == seat else r for s, r in enumerate(self.rules))
         for modifier in rules.modifiers(seat):
