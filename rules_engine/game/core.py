@@ -306,6 +306,18 @@ class GameCore:
         ch = character(character_id)
         return self.ruleset.starting_life(ch.id, ch.life)
 
+    def replace_rules(self, seat: PlayerId, rules: CharacterRules) -> None:
+        """A mode plays ``seat``'s character with other rules (Training: a BOT rule that
+        changes what an ability does for the bot, RULES.md §12.2). Called as the character
+        comes in (setup, ``bring_in``), when the only modifiers on that seat are its old rules'
+        always-on ones: every modifier on the seat leaves, the new rules' come in, and the
+        seats that react are worked out again. Never called in Versus."""
+        self.modifiers.remove(lambda m: m.seat is seat)
+        self.rules = tuple(rules if s == seat else r for s, r in enumerate(self.rules))
+        for modifier in rules.modifiers(seat):
+            self.modifiers.add(modifier)
+        self._index_rules()
+
     def bring_in(self, side: int, character_id: str, *, fresh_deal: bool) -> Step:
         """A team mode sends ``character_id`` into ``side``'s seat (TT-2, TT-4): a new seat
         state at full life with its own rules and innates; the outgoing character's state,

@@ -63,8 +63,15 @@ class Training(ModeRules):
         yield
 
     def _bot_rules(self, game: GameCore) -> None:
-        game.add_modifier(Modifier(DRAW_COUNT, game.table.active(BOT_SIDE), _no_draw_phase_draw,
-                                   "TR-4"))
+        """As a bot comes in: the rules its BOT rule plays its abilities by (§12.2, on this
+        seat only), then TR-4."""
+        seat = game.table.active(BOT_SIDE)
+        rules = BOT_RULES.get(game.players[seat].character.id)
+        if rules is not None:
+            played = rules.seat_rules(game.rules[seat])
+            if played is not game.rules[seat]:
+                game.replace_rules(seat, played)
+        game.add_modifier(Modifier(DRAW_COUNT, seat, _no_draw_phase_draw, "TR-4"))
 
     def derived_seats(self, game: GameCore) -> frozenset[PlayerId]:
         if game.ruleset.botTieChoice is not BotTieChoice.DETERMINISTIC:

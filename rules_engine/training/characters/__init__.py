@@ -8,24 +8,36 @@ One module per character (``<id>.py``) holding its :class:`BotRules` subclass; t
 from __future__ import annotations
 
 from rules_engine.training.characters.base import BotRules
+from rules_engine.training.characters.bbb import BBBBot
 from rules_engine.training.characters.degrey import DeGreyBot
+from rules_engine.training.characters.geiger import GeigerBot
+from rules_engine.training.characters.grave import GraveBot
 from rules_engine.training.characters.gwen import GwenBot
 from rules_engine.training.characters.jaina import JainaBot
+from rules_engine.training.characters.lum import LumBot
+from rules_engine.training.characters.midori import MidoriBot
 from rules_engine.training.characters.onimaru import OnimaruBot
 from rules_engine.training.characters.quince import QuinceBot
 from rules_engine.training.characters.rook import RookBot
+from rules_engine.training.characters.setsuki import SetsukiBot
 from rules_engine.training.characters.valerie import ValerieBot
 
 #: The BOT rules the bot plays, by character id (one line each). Every other character plays
 #: the generic procedure, and a verdict says so.
 BOT_RULES: dict[str, BotRules] = {
     "argagarg": BotRules("BOT-ARGAGARG"),  # "No changes"
+    "bbb": BBBBot("BOT-BALBASBETA"),
     "degrey": DeGreyBot("BOT-DEGREY"),
+    "geiger": GeigerBot("BOT-GEIGER"),
+    "grave": GraveBot("BOT-GRAVE"),
     "gwen": GwenBot("BOT-GWEN"),
     "jaina": JainaBot("BOT-JAINA"),
+    "lum": LumBot("BOT-LUM"),
+    "midori": MidoriBot("BOT-MIDORI"),
     "onimaru": OnimaruBot("BOT-ONIMARU"),
     "quince": QuinceBot("BOT-QUINCE"),
     "rook": RookBot("BOT-ROOK"),
+    "setsuki": SetsukiBot("BOT-SETSUKI"),
     "troq": BotRules("BOT-TROQ"),  # "No changes"
     "valerie": ValerieBot("BOT-VALERIE"),
 }

@@ -13,6 +13,13 @@ the bot turns over (:meth:`BotRules.orientation`, TR-5), any decision of the bot
 character's card text gives the bot (:meth:`BotRules.choose_against`: the rows "played by you",
 e.g. BOT-QUINCE's Two Truths piles) and the bot's end of the turn (:meth:`BotRules.end_of_turn`,
 K1 with TR-13: what a row adds after card text, e.g. BOT-ONIMARU's shuffle).
+
+A BOT rule that changes what an ability *does* for the bot ("Martial Mastery becomes: ...")
+gives the bot's seat other rules (:meth:`BotRules.seat_rules`): a subclass of the character's
+:class:`~rules_engine.characters.CharacterRules`, defined in the BOT rule's module, overriding
+the hooks of that ability. The Training mode installs it on the bot's seat only
+(``GameCore.replace_rules``, as the bot comes in), so the character module stays
+mode-agnostic and Versus never sees it (zero cost on its path).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from rules_engine.cards import Card, Move
 from rules_engine.state import Decision, PlayerState
 
 if TYPE_CHECKING:
+    from rules_engine.characters import CharacterRules
     from rules_engine.game.core import GameCore
     from rules_engine.state import Step
 
@@ -55,3 +63,8 @@ class BotRules:
         """K1, before TR-13: what this rule makes the bot do at the end of the turn."""
         return
         yield
+
+    def seat_rules(self, rules: CharacterRules) -> CharacterRules:
+        """The rules the bot's seat plays its character with: ``rules`` (the character's own,
+        fresh) unless this BOT rule changes what an ability does for the bot."""
+        return rules
