@@ -292,7 +292,7 @@ def test_countered_into_oblivion_banishes_nothing__CTR_3() -> None:
 
 # --- bots, registry and self-play ---------------------------------------------------------------
 def test_greedy_into_oblivion_only_for_an_ace() -> None:
-    """MenelkerRules' greedy heuristic (class docstring, BOT-MENELKER)."""
+    """MenelkerRules' greedy heuristic (class docstring; after the Training bot's)."""
     g = _turn_two()
     assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == Pass()
     g = _turn_two(to_discard="5S AS")

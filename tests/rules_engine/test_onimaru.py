@@ -156,7 +156,7 @@ def test_a_blocked_face_card_discards_an_attached_ace() -> None:
 
 # --- bots and self-play -------------------------------------------------------------------------
 def test_greedy_attaches_every_ace_and_uses_authority_only_to_win() -> None:
-    """Issue 13, bots: OnimaruRules' greedy heuristic (BOT-ONIMARU)."""
+    """Issue 13, bots: OnimaruRules' greedy heuristic (after the Training bot's)."""
     g = _formation()
     assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == UseAbility(
         FORMATION, cards=(card("AD"), card("AH")))

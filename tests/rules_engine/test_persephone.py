@@ -384,7 +384,7 @@ def test_mistress_command_cannot_control_two_turns_in_a_row() -> None:
 
 
 def test_the_controller_makes_the_controlled_decisions_with_the_greedy_bot() -> None:
-    """BOT-PERSEPHONE's "worst possible choices" (the greedy heuristic, PersephoneRules)."""
+    """Persephone's Training-bot "worst possible choices" (greedy heuristic, PersephoneRules)."""
     g = _command()
     _decline_until(g, lambda g: g.step == "C1")
     assert g.controller(P2) is P1

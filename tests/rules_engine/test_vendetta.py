@@ -1,5 +1,5 @@
 """Vendetta (docs/rules/characters/vendetta.md): the innate Carrion Reach, Acrobatics and Wall
-Dive Loop, and the greedy heuristic BOT-VENDETTA.
+Dive Loop, and the greedy heuristic (modelled on the Training bot's rule for Vendetta).
 
 Vendetta is P1 (75 life) against Grave (P2, 90 life): P1 wins the coin flip (helpers)."""
 

@@ -231,7 +231,7 @@ def test_countered_creator_and_destroyer_does_nothing__CTR_3() -> None:
 
 # --- bots, registry and self-play ---------------------------------------------------------------
 def test_greedy_shenanigans_when_the_hand_cannot_go_on() -> None:
-    """ZaneRules' greedy heuristic (class docstring, BOT-ZANE)."""
+    """ZaneRules' greedy heuristic (class docstring; after the Training bot's)."""
     g = _won_with_2("2C 4C 4D 4H 4S X1 X2", c7="2H")  # no attack or throw in hand to follow the 2
     assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == SHEN
     g = _won_with_2()
