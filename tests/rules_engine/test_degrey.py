@@ -280,7 +280,7 @@ def test_moral_high_ground_in_a_speed_tie__OQ_10() -> None:
 
 
 # --- bots -----------------------------------------------------------------------------------
-def test_greedy_plays_point_counterpoint_only_when_the_rotation_wins__BOT_DEGREY() -> None:
+def test_greedy_plays_point_counterpoint_only_when_the_rotation_wins() -> None:
     g = recorded_game("7C 2C 3C 5C 6C 8C 9C", PLAIN, p1="degrey", p2="grave")
     fight(g, commit("7C", "attack"), commit("5D", "block"))
     pick = GreedyBot().choose(g, P1, g.legal_actions(P1))

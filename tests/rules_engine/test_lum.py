@@ -373,8 +373,7 @@ def test_blackjack_needs_the_aces_dodge_to_win() -> None:
 # --- bots and self-play ---------------------------------------------------------------------------
 def test_greedy_bot_rolls_and_deals_to_12() -> None:
     """Like the Training bot for Lum: Blackjack keeps dealing until the total is >= 12, then stops;
-    LumRules' greedy
-    heuristic (its class docstring) rolls the dice whenever it may."""
+    LumRules' greedy heuristic (its class docstring) rolls the dice whenever it may."""
     g = _hit()
     assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == UseAbility(ROLL)
     g = _blackjack()

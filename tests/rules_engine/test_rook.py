@@ -257,7 +257,7 @@ def test_windmill_crusher_beats_a_fast_normal_attack_and_takes_its_damage() -> N
 
 
 # --- bots and self-play -------------------------------------------------------------------------
-def test_greedy_always_uses_rock_armor_with_the_cheapest_pair__BOT_ROOK() -> None:
+def test_greedy_always_uses_rock_armor_with_the_cheapest_pair() -> None:
     g = _outsped(rook="4C 5H 6C 7C 9C 3S 8S")
     assert GreedyBot().choose(g, P1, g.legal_actions(P1)) == UseAbility(
         ARMOR, cards=(card("6C"), card("7C")))

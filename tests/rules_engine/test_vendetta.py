@@ -197,7 +197,7 @@ def test_wall_dive_loop_keeps_printed_speed_otherwise__vendetta_md() -> None:
 
 
 # --- bots and self-play -------------------------------------------------------------------------
-def test_greedy_bot_plays_acrobatics_against_a_big_hit__BOT_VENDETTA() -> None:
+def test_greedy_bot_plays_acrobatics_against_a_big_hit() -> None:
     g = recorded_game(VENDETTA, "QD 2D 3D 4D 5D 6D 8D", p1="vendetta")
     fight(g, commit("6C", "attack"), commit("QD", "attack"))  # Dragonheart: 0.0, 10 damage
     choice = GreedyBot().choose(g, P1, g.legal_actions(P1))
