@@ -252,12 +252,14 @@ class ComboMove:
     pump_damage: int
     knockdown: bool
     prevented: bool
+    seat: PlayerId | None = None  # who played it, when a combat tag made it a team's combo
 
     def to_dict(self) -> dict[str, Any]:
         return {"card": self.card, "move": self.move, "name": self.name,
                 "combat_card": self.combat_card, "damage": self.damage,
                 "pumps": list(self.pumps), "pump_damage": self.pump_damage,
-                "knockdown": self.knockdown, "prevented": self.prevented}
+                "knockdown": self.knockdown, "prevented": self.prevented,
+                **({} if self.seat is None else {"seat": self.seat.name})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +391,7 @@ class _Entry:
     pumps: tuple[Card, ...]
     played_in_c10: bool
     rewind_immune: bool = False  # card text: a Rewind Time Joker does not stop it (C11)
+    seat: PlayerId | None = None  # who played it (None: the comboer; TAGS: several seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,12 +436,19 @@ class _Combat:
         loser = None if winner is None else game.table.opponent(winner)
         comboer = winner if game.combo_seat is None else game.combo_seat
         cps = None if comboer is None else game.players[comboer]
+        segments = game.combat.run.segments
+        if len(segments) > 1:  # a combat tag: each move with the seat that played it
+            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
+                                   game.modifiers.fold(REWIND_IMMUNE, game.players[s.seat], e,
+                                                       False), s.seat)
+                            for s in segments for e in s.entries)
+        else:
+            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
+                                   cps is not None and game.modifiers.fold(
+                                       REWIND_IMMUNE, cps, e, False))
+                            for e in game.combo)
         return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
-                       tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
-                                    cps is not None and game.modifiers.fold(
-                                        REWIND_IMMUNE, cps, e, False))
-                             for e in game.combo),
-                       game.combat.run.hit_back, comboer)
+                       entries, game.combat.run.hit_back, comboer)
 
 
 def _locked_speed(game: Game, ps: PlayerState) -> int | None:
@@ -603,7 +613,7 @@ def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSumma
             e.card.code, e.move.type.value, e.move.name, not e.played_in_c10, e.move.damage,
             tuple(_codes(e.pumps)), pump, e.move.knockdown,
             # RW-6: a Rewind Joker stops C12 damage; a combat card without pumps dealt at C8.
-            rewound and (e.played_in_c10 or bool(e.pumps)) and not e.rewind_immune))
+            rewound and (e.played_in_c10 or bool(e.pumps)) and not e.rewind_immune, e.seat))
     last = combat.combo[-1].move
     knockdown = last.knockdown and game.ruleset.knockdowns is OnOff.ON
     return ComboSummary(

@@ -468,6 +468,11 @@ def test_random_teams_with_combat_tags_replay_as_legal__TAG_DODGE__TAG_CONT__TAG
     turns = timeline(text)
     tagged = [t for turn in turns for t in turn.tags]
     assert len(tagged) == sum(1 for e in log.events if e.action.kind == "tag")
+    for turn in turns:  # a team's combo names who played each move
+        seats = {m.seat for m in turn.combo.moves} if turn.combo is not None else set()
+        if seats - {None}:
+            assert len(seats) >= 2 and any(t["tag"] in ("continue", "super")
+                                           for t in turn.tags)
 
 
 def test_self_play_makes_every_kind_of_tag__TAG_DODGE__TAG_CONT__TAG_SUPER__TAG_PU_1() -> None:
