@@ -28,7 +28,7 @@ from rules_engine.actions import (
 )
 from rules_engine.cards import MoveType, card
 from rules_engine.game import Game
-from rules_engine.journal import DamageDealt, JokerUsed
+from rules_engine.journal import DamageDealt, Healed, JokerUsed
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_match
@@ -120,8 +120,8 @@ def test_no_damage_after_a_knockout_in_self_play__OQ_02(seed: int) -> None:
                 assert life[e.target] > 0, "damage dealt to a defeated character"
                 life[e.target] -= e.amount
                 checked = checked or life[e.target] <= 0
-            elif type(e).__name__ == "Healed":
-                life[e.seat] += e.amount  # type: ignore[attr-defined]
+            elif type(e) is Healed:
+                life[e.seat] += e.amount
         if checked:
             return
     pytest.fail("no knockout in the seeded matches")
