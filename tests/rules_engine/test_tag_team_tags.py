@@ -26,6 +26,7 @@ from rules_engine.actions import (
     Stop,
     Tag,
 )
+from rules_engine.bots import make_bot
 from rules_engine.cards import MoveType, card
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Healed, JokerUsed
@@ -437,6 +438,39 @@ def test_no_ace_tag_without_an_ace_owed__TAG_PU_1() -> None:
     offered = tags_of(g, P1, "ace")
     assert offered and all(t.sets == (card("9C"), card("9D")) for t in offered)
     assert illegal_rule(g, P1, Tag("ace")) == "TAG-PU-1"
+
+
+def test_no_ace_tag_after_a_knockdown_this_turn__TAG_PU_3__SB_4() -> None:
+    """TAG-PU-3 / SB-4: the Ace tag is a Power-Up tag like the hard tag: a side whose active
+    character was knocked down this turn is offered none, and one is refused with the rule."""
+    g = continue_position()
+    set_hand(g, P1, "9C 9D")
+    g.apply(P1, Stop())
+    g.state(P1).knockdown_next = True  # knocked down this combat (a position for the test)
+    drive(g, lambda g: g.step == "P2" and P1 in g.acting_players)
+    assert any(isinstance(a, PowerUp) and a.sets for a in g.legal_actions(P1))
+    assert not tags_of(g, P1, "ace")
+    assert illegal_rule(g, P1, Tag("ace", sets=(card("9C"), card("9D")))) == "TAG-PU-3"
+
+
+def test_the_lone_player_never_tags__DB_7() -> None:
+    """DB-7: Dramatic Battle's lone player has no partner: no combat tag is ever offered to it,
+    and one is refused with the rule."""
+    for seed in range(20):
+        g = Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of(("grave",)),
+                                                  Team.of(("midori", "rook"))), seed=seed)
+        bots = (make_bot("random", seed), make_bot("random", seed + 1))
+        while not g.is_over and not (g.step == "C10" and g.acting_players == (P1,)):
+            player = g.acting_players[0]
+            g.apply(player, bots[g.table.side_of(player)].choose(g, player,
+                                                                 g.legal_actions(player)))
+        if g.is_over or len(g.state(P1).hand) < 1:
+            continue
+        assert not tags_of(g, P1)
+        c = g.state(P1).hand[0]
+        assert illegal_rule(g, P1, Tag("continue", card=c, partner_card=c)) == "DB-7"
+        return
+    pytest.fail("no C10 decision of the lone player in 20 seeded matches")
 
 
 # ------------------------------------------------------------------ self-play, logs, mutants
