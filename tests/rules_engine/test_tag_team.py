@@ -3,8 +3,9 @@ for Dramatic Battle's lone player), both in play from the start, the active one 
 the other on the bench. Each test drives a seeded match through the engine (bots make the
 choices the test does not) and cites the rule it checks.
 
-Tags (TAG-*), snapbacks (SB-*) and assists (AS-*) are not played yet (the rulebook's "play
-without assists" game); their rules stay deferred in the coverage report."""
+Snapbacks (SB-*) and the hard tag (TAG-PU-2..4) are tested here, the combat tags and the Ace
+tag in test_tag_team_tags.py; assists (AS-*) are not played yet (the rulebook's "play without
+assists" game): their rules stay deferred in the coverage report."""
 
 from __future__ import annotations
 

@@ -525,6 +525,35 @@ def test_self_play_makes_every_kind_of_tag__TAG_DODGE__TAG_CONT__TAG_SUPER__TAG_
     pytest.fail(f"only these tags in 40 matches: {seen}")
 
 
+def test_tag_events_follow_the_version_2_schema__TAG_DODGE__TAG_CONT__TAG_SUPER() -> None:
+    """docs/log-format.md §6: self-play logs with every kind of tag validate against
+    rules_engine/schema/match-log-v2.json (built by tools/build_schema_v2), and a tag event with
+    a key its kind does not take does not."""
+    from pathlib import Path
+
+    import jsonschema
+
+    import rules_engine
+
+    schema = json.loads((Path(rules_engine.__file__).parent / "schema" / "match-log-v2.json")
+                        .read_text("utf-8"))
+    kinds: set[str | None] = set()
+    for seed in range(12):
+        _, log = play_match(Mode.TAG_TEAM, ("grave", "jaina"), ("midori", "rook"), seed,
+                            bot="random")
+        doc = json.loads(log.dumps())
+        jsonschema.validate(doc, schema)
+        kinds |= {e.get("tag") for e in doc["events"] if e["action"] == "tag"}
+        if {"dodge", "continue", "super", "ace"} <= kinds:
+            break
+    assert {"dodge", "continue", "super", "ace"} <= kinds
+    i = next(i for i, e in enumerate(doc["events"]) if e.get("tag") in ("dodge", "continue"))
+    doc["events"][i]["aces"] = ["AS"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema)
+    assert replay(doc).status == "unreadable"
+
+
 def _tagged_log(want: str) -> tuple[Any, int]:
     for seed in range(60):
         mode, a, b = random_teams(seed)
