@@ -320,13 +320,58 @@ class Snapback(Action):
 
 @dataclass(frozen=True, slots=True)
 class Tag(Action):
-    """Tag Team (TAG-PU-2, a hard tag): the side's active player declares a tag in Power Up;
-    the benched character comes in and must play no-card next combat. Team-mode logs only."""
+    """Tag Team: a side's active player switches with its benched partner. Team-mode logs only.
+
+    ``tag`` says which tag: None is the hard tag in Power Up (TAG-PU-2: the incoming character
+    must play no-card next combat); the combat tags (C10, :mod:`rules_engine.tags`) are
+    ``dodge`` (TAG-DODGE) and ``continue`` (TAG-CONT), each paid by ``card`` from the active
+    player's hand and ``partner_card`` from the partner's, and ``super`` (TAG-SUPER), where the
+    partner comes in playing its own super ``card`` on its ``move`` end (``name`` where two
+    ends share a type) paying ``aces`` (CB-9); ``ace`` is the Ace tag in Power Up (TAG-PU-1):
+    the active player discards ``sets`` and, instead of searching, switches out, and the
+    partner takes the owed Aces ``from_discard`` and ``from_deck`` of its own piles."""
 
     kind: ClassVar[str] = "tag"
+    tag: str | None = None
+    card: Card | None = None
+    partner_card: Card | None = None
+    move: MoveType | None = None
+    name: str | None = None
+    aces: tuple[Card, ...] = ()
+    sets: tuple[Card, ...] = ()
+    from_discard: tuple[Card, ...] = ()
+    from_deck: tuple[Card, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.kind}
+        if self.tag is None:
+            return out
+        out["tag"] = self.tag
+        if self.card is not None:
+            out["card"] = self.card.code
+        if self.partner_card is not None:
+            out["partner_card"] = self.partner_card.code
+        if self.move is not None:
+            _move_json(out, self.move, self.name)
+        if self.aces:
+            out["aces"] = _codes(self.aces)
+        if self.tag == "ace":
+            out["sets"] = _codes(self.sets)
+            out["from_discard"] = _codes(self.from_discard)
+            out["from_deck"] = _codes(self.from_deck)
+        return out
 
     def __str__(self) -> str:
-        return "hard tag"
+        if self.tag is None:
+            return "hard tag"
+        if self.tag == "super" and self.card is not None:
+            played = _move_str(self.card, self.move, self.name)
+            return f"super cancel tag: the partner plays {played}"
+        if self.tag == "ace":
+            return (f"Ace tag (sets: {' '.join(_codes(self.sets)) or '-'}; the partner takes "
+                    f"discard: {' '.join(_codes(self.from_discard)) or '-'}, "
+                    f"deck: {' '.join(_codes(self.from_deck)) or '-'})")
+        return (f"{self.tag} tag, discarding {self.card} and the partner's {self.partner_card}")
 
 
 ACTION_TYPES: dict[str, type[Action]] = {

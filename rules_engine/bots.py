@@ -11,6 +11,7 @@ simple, sensible combat choices.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from rules_engine import combat as cb
@@ -96,6 +97,11 @@ class GreedyBot:
             return pick
         if isinstance(first, NoCard) or any(isinstance(a, Commit) for a in legal):
             return self._commit(game, ps, legal)
+        if game.mode.tags is not None:  # Tag Team's combat tags (C10) and Ace tag (P2)
+            tags = [a for a in legal if isinstance(a, Tag) and a.tag is not None]
+            tag = self._tag(game, ps, tags) if tags else None
+            if tag is not None:
+                return tag
         if any(isinstance(a, Combo | Pump) for a in legal) or isinstance(first, Stop):
             return self._combo(game, ps, legal)
         if any(isinstance(a, FaceDown) for a in legal):
@@ -125,6 +131,63 @@ class GreedyBot:
                 return next(a for a in legal if isinstance(a, Pass))
             return min(snapbacks, key=lambda a: _card_value(a.card))
         return legal[self.rng.below(len(legal))]
+
+    def _tag(self, game: Game, ps: PlayerState, tags: list[Tag]) -> Tag | None:
+        """Tag Team (rules_engine.tags): a super cancel tag whenever the partner's halved super
+        deals 4 or more (TAG-SUPER); a dodge or combo-continue tag when the partner's best
+        combo from hand beats the active player's by 5 or more, paying the least valuable card
+        of each hand (TAG-DODGE, TAG-CONT); the Ace tag when the active character has less than
+        a third of its partner's life (TAG-PU-1, as the hard tag)."""
+        partner = game.partner(ps)
+        if partner is None:
+            return None
+        if tags[0].tag == "ace":
+            if ps.life * 3 >= partner.life:
+                return None
+            return max(tags, key=lambda t: len(t.from_discard) + len(t.from_deck))
+        supers = [t for t in tags if t.tag == "super" and t.card is not None]
+        if supers:
+            def half(t: Tag) -> int:
+                assert t.card is not None
+                return game.resolve_move(partner, t.card, t.move, t.name, "TAG-SUPER").damage // 2
+            best = max(supers, key=half)
+            if half(best) >= 4:
+                return best
+        paid = [t for t in tags if t.tag in ("dodge", "continue")]
+        if not paid:
+            return None
+        prev = game.combo[-1].move if game.combo else None
+        if prev is not None and prev.follow_type is ComboType.NORMAL:
+            prev = replace(prev, combo_type=ComboType.LINKER)  # TAG-CONT's Linker reading
+        mine = self._from_hand(game, ps, prev, ps.combo_points_spent)
+        theirs = self._from_hand(game, partner, prev, 0)
+        if theirs < mine + 5:
+            return None
+        return min(paid, key=lambda t: _card_value(t.card) + _card_value(t.partner_card)
+                   if t.card is not None and t.partner_card is not None else 0)
+
+    def _from_hand(self, game: Game, ps: PlayerState, prev: Move | None, spent: int) -> int:
+        """The damage of the best run of combo moves from ``ps``'s hand after ``prev`` (None:
+        a first move, CT-FIRST)."""
+        best = 0
+        limit = ps.character.combo_limit
+        for c in dict.fromkeys(ps.hand):
+            if c.is_joker:
+                continue
+            for m in ps.character.moves_of(c):
+                if not m.is_attack_or_throw or m.requires is not None or m.extra_aces:
+                    continue
+                cost = m.combo_points or 0
+                if cost and spent + cost > limit:
+                    continue
+                if prev is not None and cb.follow_violation(prev, m, game.ruleset) is not None:
+                    continue
+                rest = list(ps.hand)
+                rest.remove(c)
+                closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+                best = max(best, m.damage + (0 if closed else self._extend(
+                    game, ps, m, spent + cost, rest, 3)))
+        return best
 
     @staticmethod
     def _pick(legal: Sequence[Action]) -> Action:

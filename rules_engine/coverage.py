@@ -227,10 +227,11 @@ def _parse_tail(tail: str, longest_first: list[str], by_underscore: dict[str, st
 
 
 SUPPORTED_MODES: frozenset[str] = frozenset({"versus", "triple_threat", "training",
-                                             "tag_team", "dramatic_battle", "snapbacks"})
+                                             "tag_team", "dramatic_battle", "snapbacks",
+                                             "tags"})
 """Game modes (and parts of a mode) the engine plays: Training with its Survival variant
-(TR-14); Tag Team and Dramatic Battle with snapbacks and the hard tag (TAG-PU-2..4) but without
-the other tags and assists so far (each a part of its own below)."""
+(TR-14); Tag Team and Dramatic Battle with snapbacks and tags (the hard tag, the combat tags and
+the Ace tag: rules_engine.tags) but without assists so far (each a part of its own below)."""
 
 MODE_NAMES: dict[str, str] = {
     "versus": "Versus",
@@ -298,21 +299,17 @@ _ROOK = "rook"
 _SMOKE_BOMB = ("setsuki", "valerie", "midori")
 
 REQUIRES: dict[str, Requirement] = {
-    # Team modes (§11): tags and assists exist only there, and the engine plays Tag Team and
-    # Dramatic Battle without them so far but for the hard tag (GL-TEAM, S-8, AB-14, INI-7,
-    # OQ-14 are in scope with the two modes; DP-8, KD-8, DB-7 and OQ-25 with snapbacks; PU-8,
-    # SB-3 and SB-4 with the hard tag).
-    "P4": _mode("tags", why="Power-Up tags"),
+    # Team modes (§11): assists exist only there, and the engine plays Tag Team and Dramatic
+    # Battle without them so far (GL-TEAM, S-8, AB-14, INI-7, OQ-14 are in scope with the two
+    # modes; DP-8, KD-8, DB-7 and OQ-25 with snapbacks; PU-8, SB-3 and SB-4 with the hard tag;
+    # P4, TG-11, OQ-21, OQ-22 and OQ-32 with the tags).
     "DP-3": _mode("assists", why="the bench player's assist card (2v2)"),
     "DP-5": _mode("assists", why="swapping the assist in (2v2)"),
-    "OQ-15": _mode("tags", "assists", why="chains across a tag or an assist"),
+    "OQ-15": _mode("assists", why="chains across an assist (the tag half is played)"),
     "OQ-16": _mode("assists", why="the swap order when assist speeds and lives are equal"),
-    "OQ-21": _mode("tags", why="the full combo after a dodge tag"),
-    "OQ-22": _mode("tags", why="the combo after a super cancel tag"),
     "OQ-23": _mode("assists", why="dodge + assist and the Rewind window (2v2)"),
     "OQ-28": _mode("assists", why="Rewind when damage hits both teammates (2v2)"),
-    "OQ-32": _mode("tags", why="a knockdown on a character that changes slots by a tag"),
-    "TG-11": _mode("tags", why="combo points when a character tags in during a combo"),
+    "TAG-LIMIT-2": _mode("assists", why="no dodge or combo-continue tag after an assist"),
     # Other characters' abilities: the rule is about their card text.
     "M-DRAGON": _chars("midori", why="Dragon Form is the only undodgeable attack"),
     "RW-13": _chars(_ROOK, why="Rock Armor"),
@@ -337,18 +334,11 @@ _MODE_PREFIXES: tuple[tuple[str, str], ...] = (
     ("AS-", "assists"), ("DB-", "dramatic_battle"))
 
 
-# Tag Team's tags played so far: the hard tag in Power Up and its bans (the rest of TAG-*
-# waits for the part "tags")
-_TAGS_PLAYED = frozenset({"TAG-PU-2", "TAG-PU-3", "TAG-PU-4"})
-
-
 def requirement(rule_id: str) -> Requirement | None:
     """What ``rule_id`` needs besides the Versus rules and Grave's and Jaina's abilities:
     :data:`REQUIRES`, else a FAQ ruling's character from its prefix (``FR-ROOK-2`` -> rook)."""
     if rule_id in REQUIRES:
         return REQUIRES[rule_id]
-    if rule_id in _TAGS_PLAYED:
-        return None
     for prefix, mode in _MODE_PREFIXES:
         if rule_id.startswith(prefix):
             return _mode(mode, why=f"a {MODE_NAMES[mode]} rule (§11)")

@@ -330,7 +330,17 @@ _ALLOWED_KEYS: dict[str, set[str]] = {
     "reveal": {"card"},
     "pick": {"incoming"},
     "snapback": {"card"},
-    "tag": set(),
+    "tag": {"tag", "card", "partner_card", "move", "name", "aces", "sets", "from_discard",
+            "from_deck"},
+}
+
+# the keys each kind of tag takes besides "tag" (a hard tag, TAG-PU-2, takes none)
+_TAG_KEYS: dict[str | None, set[str]] = {
+    None: set(),
+    "dodge": {"card", "partner_card"},  # TAG-DODGE
+    "continue": {"card", "partner_card"},  # TAG-CONT
+    "super": {"card", "move", "name", "aces"},  # TAG-SUPER
+    "ace": {"sets", "from_discard", "from_deck"},  # TAG-PU-1
 }
 
 
@@ -443,7 +453,7 @@ def _parse_event(data: Any, path: str, version: int,
     elif kind == "snapback":
         action = Snapback(r.card("card"))
     elif kind == "tag":
-        action = Tag()
+        action = _tag(r, d)
     elif kind == "pick":
         incoming = r.string("incoming")
         assert incoming is not None
@@ -457,6 +467,28 @@ def _parse_event(data: Any, path: str, version: int,
         action = UseAbility(name, used, r.cards("cards", required=False),
                             r.string("option", required=False))
     return LogEvent(player, action, acting)
+
+
+def _tag(r: _Reader, d: dict[str, Any]) -> Tag:
+    """A ``tag`` event: the hard tag (no ``tag`` key) or a combat / Ace tag (``tag`` names it,
+    with the keys that tag takes: docs/log-format.md §6)."""
+    which = r.string("tag", required=False)
+    if which not in _TAG_KEYS:
+        raise r.fail("expected dodge, continue, super or ace", "tag")
+    extra = set(d) - {"player", "character", "action", "tag"} - _TAG_KEYS[which]
+    if extra:
+        raise r.fail(f"unexpected key for a {which or 'hard'} tag", sorted(extra)[0])
+    if which in ("dodge", "continue"):
+        return Tag(which, card=r.card("card"), partner_card=r.card("partner_card"))
+    if which == "super":
+        return Tag(which, card=r.card("card"), move=_move_type(r, required=True),
+                   name=r.string("name", required=False),
+                   aces=r.cards("aces", required=False))
+    if which == "ace":
+        return Tag(which, sets=r.cards("sets", required=False),
+                   from_discard=r.cards("from_discard", required=False),
+                   from_deck=r.cards("from_deck", required=False))
+    return Tag()
 
 
 def parse_log(source: str | bytes | dict[str, Any]) -> MatchLog:

@@ -29,6 +29,7 @@ from rules_engine.actions import Action, Pass, Pick, Snapback, Tag
 from rules_engine.cards import Character, character
 from rules_engine.errors import RuleViolation
 from rules_engine.table import Table
+from rules_engine.tags import CombatTags
 from rules_engine.team import Mode, Team
 from rules_engine.types import PlayerId, Termination
 
@@ -64,6 +65,8 @@ class ModeRules:
     """Versus (the one-character case): no picks, a knockout ends the game."""
 
     mode = Mode.VERSUS
+    # Tag Team's combat tags and Ace tag (rules_engine.tags); None: the mode has no tags
+    tags: CombatTags | None = None
 
     def before_setup(self, game: GameCore) -> Step:
         """Decisions before S-5 (none in Versus)."""
@@ -83,6 +86,11 @@ class ModeRules:
     def side_score(self, game: GameCore, side: int) -> int:
         """END-7: a side's score at a time-out: its life."""
         return game.side_life(side)
+
+    def is_defeated(self, game: GameCore, ps: PlayerState) -> bool:
+        """OQ-02: ``ps``'s character was already defeated (no damage is applied to it). Never
+        in Versus, where the first knockout ends the game."""
+        return False
 
     # ---- seats the engine plays itself (Training, §12); none in Versus
 
@@ -257,8 +265,9 @@ class TagTeam(ModeRules):
     when both opposing characters are defeated (TG-1); a time-out compares the life of each
     side's remaining characters (TG-10).
 
-    Not played yet: tags (TAG-*), snapbacks (SB-*) and assists (AS-*); the game is the
-    rulebook's "play without assists" variant (AS intro) with no tags.
+    Tags: the hard tag (:meth:`power_up_tags`), the combat tags and the Ace tag
+    (:attr:`tags`, rules_engine.tags); snapbacks (:meth:`snapback`). Not played yet: assists
+    (AS-*); the game is the rulebook's "play without assists" variant (AS intro).
     """
 
     mode = Mode.TAG_TEAM
@@ -271,6 +280,15 @@ class TagTeam(ModeRules):
         self.no_tag: dict[int, int] = {}
         # seat -> the turn it must play no-card (TAG-PU-2: it came in by a hard tag)
         self.hard_tagged: dict[PlayerId, int] = {}
+        # side -> the turn it made an Ace tag (TAG-PU-1: one tag a Power Up, no hard tag too)
+        self.ace_tagged: dict[int, int] = {}
+        self.tags = CombatTags(self.down, self._tag_banned, self.ace_tagged)
+
+    def _tag_banned(self, game: GameCore, ps: PlayerState) -> bool:
+        """TAG-PU-3 / SB-3 / SB-4: ``ps``'s side may not tag in this turn's Power Up (its
+        active character was snapped back, or knocked down, this turn)."""
+        return self.no_tag.get(game.table.side_of(ps.player)) == game.turn \
+            or ps.knockdown_next
 
     def seating(self, teams: tuple[Team, Team]) -> tuple[Table, tuple[Character, ...]] | None:
         """TG-2: the side's first declared character is active, the second benched."""
@@ -309,6 +327,11 @@ class TagTeam(ModeRules):
             game.end(Termination.DOUBLE_KO, None)
         if out_a or out_b:
             game.end(Termination.KO, PlayerId(1 if out_a else 0))  # the side (P1 / P2)
+
+    def is_defeated(self, game: GameCore, ps: PlayerState) -> bool:
+        """OQ-02: a defeated character stays at its seat until C13e while combat carries on;
+        later damage is not applied to it."""
+        return ps.player in self.down
 
     def settle(self, game: GameCore) -> None:
         """TG-KO / OQ-14: each defeated character still at the table leaves; its partner
@@ -366,8 +389,8 @@ class TagTeam(ModeRules):
         knocked down without a snapback (SB-4); not for a side with one character left."""
         for ps in game.order():
             side = game.table.side_of(ps.player)
-            if ps is not game.actives[side] or self.no_tag.get(side) == game.turn \
-                    or ps.knockdown_next:  # SB-3 / SB-4 (card text's knockdowns too)
+            if ps is not game.actives[side] or self._tag_banned(game, ps) \
+                    or self.ace_tagged.get(side) == game.turn:  # SB-3 / SB-4; TAG-PU-1 made
                 continue
             partner = game.table.partner(ps.player)
             if partner is None or partner in self.down or ps.player in self.down:

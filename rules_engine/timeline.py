@@ -67,6 +67,8 @@ the end with END-2. An illegal event before turn 1 (a recorded opening hand) giv
                 "chain_reward": 1,    # Aces it earns at P3 (CH-4, CH-7)
                 "knockdown": true, "damage": 17, "prevented": 0} | null,
       "damage": {"P1": 0, "P2": 9},             # damage dealt TO each player this turn
+      "tags": [{"tag": "dodge", "rule_id": "TAG-DODGE", "event": 52, "step": "C10",
+                "out": "P1", "in": "P3", "cards": ["9C", "TD"]}],  # team modes, when any
       "stopped": null    # or {"index", "turn", "step", "player", "action", "rule_id", "reason"}
     }
 
@@ -74,6 +76,14 @@ the end with END-2. An illegal event before turn 1 (a recorded opening hand) giv
 log stopped before C6); ``combo`` is null when nobody hit with a combo (ties, blocks, Gold
 Bursts, no-card against no-card). A combo's ``damage`` is what it dealt after Rewind Time,
 the combat card's base damage included (as in ``facts()["combos"]``).
+
+``tags`` (Tag Team and Dramatic Battle; the key is absent in a turn without tags) lists the
+turn's tags in order: ``tag`` is ``hard`` (TAG-PU-2), ``dodge`` (TAG-DODGE), ``continue``
+(TAG-CONT), ``super`` (TAG-SUPER) or ``ace`` (TAG-PU-1); ``out`` the seat that switched out,
+``in`` its partner; ``cards`` the two cards a dodge or combo-continue tag paid (the active
+player's, then the partner's), the incoming super (and the Aces it paid), or the Ace tag's
+sets and the Aces the partner took. A combo with a combat tag is listed under the seat that
+began it; each move's ``seat`` says who played it.
 """
 
 from __future__ import annotations
@@ -91,6 +101,7 @@ from rules_engine.actions import (
     NoCard,
     PowerUp,
     Search,
+    Tag,
     UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType, character
@@ -241,12 +252,14 @@ class ComboMove:
     pump_damage: int
     knockdown: bool
     prevented: bool
+    seat: PlayerId | None = None  # who played it, when a combat tag made it a team's combo
 
     def to_dict(self) -> dict[str, Any]:
         return {"card": self.card, "move": self.move, "name": self.name,
                 "combat_card": self.combat_card, "damage": self.damage,
                 "pumps": list(self.pumps), "pump_damage": self.pump_damage,
-                "knockdown": self.knockdown, "prevented": self.prevented}
+                "knockdown": self.knockdown, "prevented": self.prevented,
+                **({} if self.seat is None else {"seat": self.seat.name})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +307,7 @@ class TurnSummary:
     # team modes: the bout this turn belongs to and its two characters (side A's first)
     bout: int | None = None
     characters: tuple[str, str] | None = None
+    tags: tuple[dict[str, Any], ...] = ()  # team modes: this turn's tags (TAG, TAG-PU)
 
     @property
     def damage(self) -> tuple[int, ...]:
@@ -329,6 +343,8 @@ class TurnSummary:
         parts.append("damage " + ", ".join(f"{p.name} {self.damage[p]}" for p in seats)
                      + "; life " + ", ".join(f"{p.name} {self.players[p].life}"
                                             for p in seats))
+        for t in self.tags:
+            parts.append(f"{t['out']} tags out for {t['in']} ({t['tag']} tag, {t['rule_id']})")
         if self.stopped is not None:
             parts.append(f"stopped: {self.stopped['reason']} [{self.stopped['rule_id']}]")
         return "; ".join(parts)
@@ -346,6 +362,7 @@ class TurnSummary:
             "combat": None if self.combat is None else self.combat.to_dict(),
             "combo": None if self.combo is None else self.combo.to_dict(),
             "damage": {p.name: self.damage[p] for p in _seats(len(self.players))},
+            **({"tags": [dict(t) for t in self.tags]} if self.tags else {}),
             "stopped": None if self.stopped is None else dict(self.stopped),
         }
 
@@ -374,6 +391,7 @@ class _Entry:
     pumps: tuple[Card, ...]
     played_in_c10: bool
     rewind_immune: bool = False  # card text: a Rewind Time Joker does not stop it (C11)
+    seat: PlayerId | None = None  # who played it (None: the comboer; TAGS: several seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,12 +436,19 @@ class _Combat:
         loser = None if winner is None else game.table.opponent(winner)
         comboer = winner if game.combo_seat is None else game.combo_seat
         cps = None if comboer is None else game.players[comboer]
+        segments = game.combat.run.segments
+        if len(segments) > 1:  # a combat tag: each move with the seat that played it
+            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
+                                   game.modifiers.fold(REWIND_IMMUNE, game.players[s.seat], e,
+                                                       False), s.seat)
+                            for s in segments for e in s.entries)
+        else:
+            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
+                                   cps is not None and game.modifiers.fold(
+                                       REWIND_IMMUNE, cps, e, False))
+                            for e in game.combo)
         return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
-                       tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
-                                    cps is not None and game.modifiers.fold(
-                                        REWIND_IMMUNE, cps, e, False))
-                             for e in game.combo),
-                       game.combat.run.hit_back, comboer)
+                       entries, game.combat.run.hit_back, comboer)
 
 
 def _locked_speed(game: Game, ps: PlayerState) -> int | None:
@@ -447,6 +472,8 @@ class _ObservedGame(Game):
                                                                      mode_rules(log.mode))
         super().__init__(character(log.characters[0]), character(log.characters[1]),
                          ruleset=log.ruleset, seed=log.seed, teams=teams, mode=mode)
+        # each seat's partner as seated at the start (a tag switches a seat with it)
+        self.partners = {s: self.table.partner(s) for s in self.table.seats}
 
     def end_bout(self) -> None:
         # a knockout ended the bout, and so the turn, mid-way (team modes): this turn's
@@ -586,7 +613,7 @@ def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSumma
             e.card.code, e.move.type.value, e.move.name, not e.played_in_c10, e.move.damage,
             tuple(_codes(e.pumps)), pump, e.move.knockdown,
             # RW-6: a Rewind Joker stops C12 damage; a combat card without pumps dealt at C8.
-            rewound and (e.played_in_c10 or bool(e.pumps)) and not e.rewind_immune))
+            rewound and (e.played_in_c10 or bool(e.pumps)) and not e.rewind_immune, e.seat))
     last = combat.combo[-1].move
     knockdown = last.knockdown and game.ruleset.knockdowns is OnOff.ON
     return ComboSummary(
@@ -674,7 +701,28 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
     return TurnSummary(
         turn, end.initiative, span, tuple(players), result,
         None if combat is None else _combo(game, turn, combat, prevented_total), stopped,
-        None if bout is None else bout.number, None if bout is None else bout.characters)
+        None if bout is None else bout.number, None if bout is None else bout.characters,
+        tuple(_tag(game, i, e.player, e.action) for i, e in events
+              if isinstance(e.action, Tag)))
+
+
+_TAG_RULES = {"hard": "TAG-PU-2", "dodge": "TAG-DODGE", "continue": "TAG-CONT",
+              "super": "TAG-SUPER", "ace": "TAG-PU-1"}
+
+
+def _tag(game: _ObservedGame, index: int, seat: PlayerId, tag: Tag) -> dict[str, Any]:
+    """One tag of the turn, for the timeline (see the module docstring)."""
+    which = tag.tag or "hard"
+    partner = game.partners.get(seat)
+    if which in ("dodge", "continue"):
+        cards = [c.code for c in (tag.card, tag.partner_card) if c is not None]
+    elif which == "super":
+        cards = [c.code for c in (tag.card, *tag.aces) if c is not None]
+    else:
+        cards = _codes(tag.sets + tag.from_discard + tag.from_deck)
+    return {"tag": which, "rule_id": _TAG_RULES[which], "event": index,
+            "step": "P2" if which in ("hard", "ace") else "C10",
+            "out": seat.name, "in": None if partner is None else partner.name, "cards": cards}
 
 
 def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:

@@ -180,13 +180,16 @@ class CombatSteps(ComboSteps):
         if winner is not None and loser is not None and not self.combat.no_combo \
                 and winner.kind in (cb.ATTACK, cb.THROW, cb.DODGE):
             yield from self._rewind_and_combo(winner, loser)
-            extra = None if self.combat.ended else self.rules[winner.player].extra_combo(
-                self, winner, loser)
+            # TAGS: a winner a combat tag took to the bench makes no second combo (TG-7), and
+            # a loser's armour hits the opposing active character
+            benched = self.mode.tags is not None and winner not in self.actives
+            extra = None if self.combat.ended or benched else self.rules[
+                winner.player].extra_combo(self, winner, loser)
             if extra is not None:
                 yield from self._extra_combo(winner, loser, extra)  # Robo Headbutt
             if loser.kind == cb.ATTACK and not self.combat.ended and (
                     yield from self.rules[loser.player].armor_combo(self, loser, winner)):
-                yield from self._armoured_combo(loser, winner)  # Rock Armor (OQ-12)
+                yield from self._armoured_combo(loser, self.opponent(loser))  # Rock Armor
         elif winner is not None and loser is not None:
             # CB-1: card text may let the loser start a combo all the same (Time Stop).
             rules = self.rules[loser.player]

@@ -15,6 +15,7 @@ from rules_engine.actions import (
     Pass,
     Pump,
     Stop,
+    Tag,
     UseAbility,
 )
 from rules_engine.cards import Card, ComboType, Move, MoveType
@@ -55,6 +56,7 @@ from rules_engine.state import (
     Step,
     Trigger,
 )
+from rules_engine.tags import segment_chains
 from rules_engine.types import PlayerId, Termination
 
 
@@ -102,29 +104,42 @@ class ComboSteps(PowerUpSteps):
             if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
                 run.closed = True
             yield from self._full_combo_window(winner, m)
-        rules = self.rules[winner.player]
+        # the seat playing the combo now: ``winner``, until a combat tag switches it (TAGS)
+        acting = winner
+        tags = self.mode.tags  # TAGS hook: Tag Team's combat tags (None in other modes)
+        rules = self.rules[acting.player]
         extra = rules.offers_combo_cards  # card text offered at combo decisions (Shenanigans)
         while opened:
-            if extra and rules.combo_card_options(self, winner):
+            if extra and rules.combo_card_options(self, acting):
                 _, action = yield from self._ask(
-                    "C10", (winner.player,), "C10", self._check_combo_card,
+                    "C10", (acting.player,), "C10", self._check_combo_card,
                     lambda p: [*self._combo_options(p),
                                *self.rules[p].combo_card_options(self, self.players[p])])
                 if isinstance(action, UseAbility):
-                    yield from rules.play(self, winner, "combo_card", action)
+                    yield from rules.play(self, acting, "combo_card", action)
                     if self.combat.ended:
                         break
                     continue
             else:
-                if not self._combo_has_options(winner):
+                if not self._combo_has_options(acting) and (
+                        tags is None or not tags.options(self, acting)):
                     if self.diagnosing is not None:
-                        self.skipped("C10", (winner.player,), (Combo, Pump), self._check_combo)
+                        self.skipped("C10", (acting.player,), (Combo, Pump, Tag),
+                                     self._check_c10)
                     break  # CB-11: no legal, affordable move or pump is left
                 _, action = yield from self._ask(
-                    "C10", (winner.player,), "C10", self._check_combo, self._combo_options)
+                    "C10", (acting.player,), "C10", self._check_c10, self._combo_options)
             if isinstance(action, Stop):
                 break
-            yield from self._play_combo_action(winner, action)
+            if isinstance(action, Tag):  # TAGS hook: a combat tag switches the active seat
+                assert tags is not None
+                acting, tagged_move = tags.play(self, acting, action)
+                rules = self.rules[acting.player]
+                extra = rules.offers_combo_cards
+                if tagged_move is None:
+                    continue
+                action = tagged_move  # TAG-SUPER: the incoming super is played now
+            yield from self._play_combo_action(acting, action)
             if self.combat.ended:
                 break
         if self.combat.ended:  # card text ended the combat at a hit-back (Bubble Shield)
@@ -132,10 +147,13 @@ class ComboSteps(PowerUpSteps):
                 self.discard(loser, loser.face_down)  # placed, never revealed: no effect
                 loser.face_down = None
             return opened
-        moves = [e.move for e in self.combo]
-        chains = [] if run.hit_back and not run.full_combo else cb.chain_lengths(
-            moves, self.rules[winner.player].chains_any_order)
-        winner.chains.extend(chains)
+        if self._tagged(winner):  # TAGS hook: each character's own chains (OQ-15)
+            chains = segment_chains(self, run)
+        else:
+            moves = [e.move for e in self.combo]
+            chains = [] if run.hit_back and not run.full_combo else cb.chain_lengths(
+                moves, self.rules[winner.player].chains_any_order)
+            winner.chains.extend(chains)
         # C11: reveal the face-down card.
         prevented = 0
         if loser.face_down is not None:
@@ -144,9 +162,10 @@ class ComboSteps(PowerUpSteps):
             loser.face_down = None
             self.discard(loser, card)
             if card.is_joker:
-                immune = [e for e in self.combo
-                          if self.modifiers.fold(REWIND_IMMUNE, winner, e, False)]
-                prevented = sum(self._entry_damage(winner, e) for e in self.combo
+                by_seat = self._by_seat(winner)
+                immune = [e for by, e in by_seat
+                          if self.modifiers.fold(REWIND_IMMUNE, by, e, False)]
+                prevented = sum(self._entry_damage(by, e) for by, e in by_seat
                                 if e not in immune)
                 if self.ruleset.rewindScope is RewindScope.ALL_COMBO_DAMAGE and not (
                         self.combo and not self.combo[0].played_in_c10
@@ -160,10 +179,12 @@ class ComboSteps(PowerUpSteps):
                                                         winner.player, -refund, "combat"))
                     prevented += refund
                 self.journal.record(JokerUsed(self.turn, "C11", loser.player, "rewind", prevented))
-                for e in immune:  # card text: these moves deal their damage all the same
-                    dmg = self._entry_damage(winner, e)
+                for by, e in by_seat:  # card text: these moves deal their damage all the same
+                    if e not in immune:
+                        continue
+                    dmg = self._entry_damage(by, e)
                     if dmg:
-                        self._damage(loser, dmg, winner, "combat")
+                        self._damage(loser, dmg, by, "combat")
                         self._ko_check()
                 draw = self.ruleset.rewindDraw
                 if draw is RewindDraw.ALWAYS or (draw is RewindDraw.IF_PREVENTED_MUST
@@ -181,12 +202,27 @@ class ComboSteps(PowerUpSteps):
         # C12: combo damage one card at a time, KO check after each (END-2).
         self.step = "C12"
         self._record_combo(winner, chains, 0)
-        for e in self.combo:
-            dmg = self._entry_damage(winner, e)
+        for by, e in self._by_seat(winner):
+            dmg = self._entry_damage(by, e)
             if dmg:
-                self._damage(loser, dmg, winner, "combat")
+                self._damage(loser, dmg, by, "combat")
                 self._ko_check()
         return opened
+
+    def _by_seat(self, ps: PlayerState) -> list[tuple[PlayerState, ComboEntry]]:
+        """Each move of this combat's combo with the seat that played it (its damage is that
+        seat's, after that seat's modifiers): ``ps`` for every move of a one-seat combo; a tag
+        makes several seats' segments (TAG-CONT, TAG-SUPER)."""
+        run = self.combat.run
+        if not self._tagged(ps):
+            return [(ps, e) for e in run.entries]
+        return [(self.players[seg.seat], e) for seg in run.segments for e in seg.entries]
+
+    def _tagged(self, ps: PlayerState) -> bool:
+        """Whether a seat other than ``ps`` played moves of this combat's combo (TAGS: a
+        combat tag)."""
+        segments = self.combat.run.segments
+        return len(segments) > 1 or (bool(segments) and segments[0].seat is not ps.player)
 
     def _armoured_combo(self, ps: PlayerState, opp: PlayerState) -> Step:
         """RW-13 / OQ-12 (Rock Armor): after ``opp``'s combo is over (its C11 and C12 done),
@@ -288,13 +324,17 @@ class ComboSteps(PowerUpSteps):
     def _record_combo(self, winner: PlayerState, chains: list[int], prevented: int) -> None:
         if not self.combo:
             return
-        total = sum(self._entry_damage(winner, e) for e in self.combo)
+        total = sum(self._entry_damage(by, e) for by, e in self._by_seat(winner))
         first = self.combo[0]
         if not first.played_in_c10:
             total += first.move.damage
+        player, points = winner.player, winner.combo_points_spent
+        if self._tagged(winner):  # a tag: the team's combo, under the seat that began it
+            segments = self.combat.run.segments
+            player, points = segments[0].seat, sum(seg.points for seg in segments)
         self.journal.record(ComboEnded(self.turn, self.step, ComboRecord(
-            turn=self.turn, player=winner.player, cards=[e.card.code for e in self.combo],
-            moves=len(self.combo), points=winner.combo_points_spent,
+            turn=self.turn, player=player, cards=[e.card.code for e in self.combo],
+            moves=len(self.combo), points=points,
             pumps=sum(len(e.pumps) for e in self.combo),
             damage=total - prevented, prevented=prevented, chains=chains,
             hit_back=self.combat.run.hit_back)))
@@ -347,8 +387,11 @@ class ComboSteps(PowerUpSteps):
             or next(iter(self._pumps(ps)), None) is not None
 
     def _combo_options(self, player: PlayerId) -> list[Action]:
-        """The legal C10 actions: combo moves, pumps, and stop."""
+        """The legal C10 actions: combo moves, pumps, a team's combat tags, and stop."""
         ps = self.players[player]
+        tags = self.mode.tags  # TAGS hook
+        if tags is not None:
+            return [*self._combo_moves(ps), *self._pumps(ps), *tags.options(self, ps), Stop()]
         return [*self._combo_moves(ps), *self._pumps(ps), Stop()]
 
     def _pump_target_ok(self, ps: PlayerState, i: int) -> bool:
@@ -395,6 +438,16 @@ class ComboSteps(PowerUpSteps):
         """C10 with card text offered besides the combo moves (``combo_card_options``)."""
         if isinstance(action, UseAbility):
             self.rules[player].check(self, self.players[player], "combo_card", action)
+            return
+        self._check_c10(player, action)
+
+    def _check_c10(self, player: PlayerId, action: Action) -> None:
+        """C10: a combo move, pump or stop (:meth:`_check_combo`), or a team's combat tag
+        (TAGS hook: rules_engine.tags)."""
+        if isinstance(action, Tag):
+            if self.mode.tags is None:
+                raise RuleViolation("C10", "tags belong to Tag Team and Dramatic Battle")
+            self.mode.tags.check(self, self.players[player], action)
             return
         self._check_combo(player, action)
 
@@ -507,7 +560,10 @@ class ComboSteps(PowerUpSteps):
         # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14); none when
         # card text ended the combat before its damage (Bubble Shield).
         hits: list[PlayerState] = []
-        fighters = self.actives  # this combat's (a snapback at (a) changes the active seats)
+        # this combat's (a snapback at (a) changes the active seats)
+        fighters: tuple[PlayerState, ...] = self.actives
+        if self.mode.tags is not None:  # TAGS hook: and who fought before a tag (C6) or after
+            fighters = self.mode.tags.fighters(self, fighters)
         seat = self.combo_seat
         comboer = None if seat is None else self.players[seat]
         if kd and not self.combat.ended:
@@ -539,10 +595,11 @@ class ComboSteps(PowerUpSteps):
                     ps.hand.append(c)
                 else:
                     self.discard(ps, c)
-            if comboer is ps:
-                for e in self.combo:
-                    if e.played_in_c10 and not e.returned:
-                        self.discard(ps, e.card)
+            for seg in self.combat.run.segments:  # each seat's own moves (a tag: several)
+                if seg.seat is ps.player:
+                    for e in seg.entries:
+                        if e.played_in_c10 and not e.returned:
+                            self.discard(ps, e.card)
             ps.combat_card = None
         self.combat.run = ComboRun()  # the combat area is empty now; the record is journalled
         self.expire_modifiers(Expiry.END_OF_COMBAT)

@@ -680,8 +680,10 @@ class GameCore:
             self._end(Termination.KO, self.table.active(0 if b else 1))
 
     def _damage(self, target: PlayerState, amount: int, source: PlayerState, kind: str) -> None:
-        """Deal damage (GL-DAMAGE); ``kind`` is combat, block or ability (for facts)."""
-        if amount <= 0:
+        """Deal damage (GL-DAMAGE); ``kind`` is combat, block or ability (for facts). OQ-02:
+        damage is not applied to a character already defeated (a team mode plays on after a
+        knockout; the mode says who is defeated, so Versus only compares life here)."""
+        if amount <= 0 or (target.life <= 0 and self.mode.is_defeated(self, target)):
             return
         target.life -= amount
         self.journal.record(DamageDealt(self.turn, self.step, target.player, source.player,

@@ -9,6 +9,7 @@ from rules_engine.actions import (
     Action,
     Discard,
     PowerUp,
+    Tag,
 )
 from rules_engine.cards import Card
 from rules_engine.errors import (
@@ -40,15 +41,29 @@ class PowerUpSteps(GameCore):
             k = cb.set_key(c)
             counts[k] = counts.get(k, 0) + 1
         has_set = any(n >= 2 for n in counts.values())
+        tags = self.mode.tags  # TAGS hook: Tag Team's Ace tag (TAG-PU-1)
+        ace_tags = [] if tags is None else tags.ace_options(self, ps, chain)
         if not has_set and not (chain and (self.search_targets(ps, ps.discard, True)
-                                           or self.search_targets(ps, ps.deck, True))):
+                                           or self.search_targets(ps, ps.deck, True))) \
+                and not ace_tags:
             if self.diagnosing is not None:
                 self.skipped("P2", (ps.player,), (PowerUp,),
                              lambda p, a: self._check_power_up(ps, a, chain))
             return  # nothing to discard, and no chain Aces to take (or none left to find)
-        _, action = yield from self._ask(
-            "P2", (ps.player,), "PU-1", lambda p, a: self._check_power_up(ps, a, chain),
-            lambda p: self._power_up_options(ps, chain))
+        if ace_tags:
+            assert tags is not None
+            _, action = yield from self._ask(
+                "P2", (ps.player,), "PU-1", lambda p, a: self._check_power_up_or_tag(
+                    ps, a, chain),
+                lambda p: [*self._power_up_options(ps, chain),
+                           *tags.ace_options(self, ps, chain)])
+            if isinstance(action, Tag):  # TAG-PU-1: the partner searches instead
+                tags.play_ace(self, ps, action, chain)
+                return
+        else:
+            _, action = yield from self._ask(
+                "P2", (ps.player,), "PU-1", lambda p, a: self._check_power_up(ps, a, chain),
+                lambda p: self._power_up_options(ps, chain))
         assert isinstance(action, PowerUp)
         for c in action.sets:
             ps.hand.remove(c)
@@ -58,6 +73,14 @@ class PowerUpSteps(GameCore):
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         self.step = "P5"
         self._take_aces(ps, action.from_discard, action.from_deck, owed)
+
+    def _check_power_up_or_tag(self, ps: PlayerState, action: Action, chain: int) -> None:
+        """P2 with an Ace tag offered (TAGS hook: TAG-PU-1) besides the Power Up."""
+        if isinstance(action, Tag):
+            assert self.mode.tags is not None
+            self.mode.tags.check_ace(self, ps, action, chain)
+            return
+        self._check_power_up(ps, action, chain)
 
     def _check_power_up(self, ps: PlayerState, action: Action, chain: int) -> None:
         if not isinstance(action, PowerUp):

@@ -4,7 +4,8 @@ Version 2 (docs/log-format.md §6) is version 1 with ``sides`` instead of ``play
 its ``characters``, one to three, or a Survival run's bots, and optionally its ``players``),
 any ``mode`` (Training and Survival included, with their options ``hardBot`` and
 ``botTieChoice``), a
-``character`` on every event (who acts) and the ``pick`` event. Deriving it keeps the two in
+``character`` on every event (who acts), the ``pick`` event and the team modes' ``snapback``
+and ``tag`` events (the hard tag, the combat tags and the Ace tag). Deriving it keeps the two in
 step: the ruleset options, cards and event shapes are written once, in version 1.
 
     python -m rules_engine.tools.build_schema_v2          # rewrite the file
@@ -78,6 +79,21 @@ def build(v1: dict[str, Any]) -> dict[str, Any]:
     event["oneOf"].append({  # TAG-PU-2: a hard tag in Power Up
         "properties": {"player": True, "character": True, "action": {"const": "tag"}},
         "additionalProperties": False})
+    tag = {"player": True, "character": True, "action": {"const": "tag"}}
+    event["oneOf"].append({  # TAG-DODGE / TAG-CONT: the two cards paid
+        "properties": {**tag, "tag": {"enum": ["dodge", "continue"]},
+                       "card": {"$ref": "#/$defs/card"}, "partner_card": {"$ref": "#/$defs/card"}},
+        "required": ["tag", "card", "partner_card"], "additionalProperties": False})
+    event["oneOf"].append({  # TAG-SUPER: the partner's super, as a combo move
+        "properties": {**tag, "tag": {"const": "super"}, "card": {"$ref": "#/$defs/card"},
+                       "move": {"enum": ["attack", "throw"]}, "name": {"type": "string"},
+                       "aces": {"$ref": "#/$defs/cards"}},
+        "required": ["tag", "card", "move"], "additionalProperties": False})
+    event["oneOf"].append({  # TAG-PU-1: the active's sets, the partner's Aces
+        "properties": {**tag, "tag": {"const": "ace"}, "sets": {"$ref": "#/$defs/cards"},
+                       "from_discard": {"$ref": "#/$defs/cards"},
+                       "from_deck": {"$ref": "#/$defs/cards"}},
+        "required": ["tag"], "additionalProperties": False})
     return v2
 
 
