@@ -217,7 +217,7 @@ class GameCore:
             raise IllegalActionError(
                 self.position(), player, action, "END-2",
                 "the game is over; no further event may follow")
-        if player in self._derived:
+        if self._derives(player):
             raise IllegalActionError(
                 self.position(), player, action, self.mode.derived_rule(d.step),
                 f"{player.name} is played by the engine ({self.mode.mode.label} bot): its "
@@ -437,10 +437,10 @@ class GameCore:
         C1 commit: the bot turns over its card after the human committed, TR-5)."""
         d = self._decision
         while d is not None:
-            bots = [p for p in d.players if p in self._derived]
+            bots = [p for p in d.players if self._derives(p)]
             if not bots:
                 return
-            humans = tuple(p for p in d.players if p not in self._derived)
+            humans = tuple(p for p in d.players if not self._derives(p))
             if humans:
                 self._decision = Decision(d.step, humans, d.rule, d.check, d.options)
                 return
@@ -453,6 +453,13 @@ class GameCore:
                     f"the {self.mode.mode.label} bot chose an illegal {action}: {v}") from v
             self.derived.append((self.events_applied, seat, action))
             d = self._decision = self._gen.send((seat, action))
+
+    def _derives(self, seat: PlayerId) -> bool:
+        """Whether the mode derives ``seat``'s decisions now: its bot's seat, or a seat card
+        text gave that bot control of (Mistress's Command played by a Training bot,
+        BOT-PERSEPHONE: the bot makes them, so they are derived, never logged)."""
+        return seat in self._derived or (
+            bool(self._derived) and self.controllers.get(seat, seat) in self._derived)
 
     def _ask(
         self, step: str, players: tuple[PlayerId, ...], rule: str,

@@ -76,6 +76,9 @@ def choose(game: GameCore, seat: PlayerId, d: Decision) -> Action:
     """The bot's choice at decision ``d`` (the game checks it like any other)."""
     ps = game.players[seat]
     legal = d.options(seat)
+    controller = game.controller(seat)
+    if controller is not seat:  # card text gave the bot the human's decisions
+        return _controlled(game, game.players[controller], ps, d, legal)
     rules = BOT_RULES.get(ps.character.id)
     if rules is not None and legal:
         pick = rules.choose(game, ps, d, legal)
@@ -101,6 +104,20 @@ def choose(game: GameCore, seat: PlayerId, d: Decision) -> Action:
         if skip in legal:
             return skip
     return first  # card text asking the bot: the first legal choice
+
+
+def _controlled(game: GameCore, bot: PlayerState, ps: PlayerState, d: Decision,
+                legal: list[Action]) -> Action:
+    """A decision of the human's seat ``ps`` that card text gave the bot (Mistress's Command):
+    the bot's BOT rule (:meth:`BotRules.control`), else pass, stop or the first legal choice."""
+    rules = BOT_RULES.get(bot.character.id)
+    pick = None if rules is None else rules.control(game, bot, ps, d, legal)
+    if pick is not None:
+        return pick
+    for skip in (Pass(), Stop()):
+        if skip in legal:
+            return skip
+    return legal[0]
 
 
 # ---------------------------------------------------------------- TR-5, TR-6, TR-7

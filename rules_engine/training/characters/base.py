@@ -7,9 +7,10 @@ modules mode-agnostic (they are written against the ability context, never the g
 on the Versus hot path), lets the bot's rules be read as one table like §12.2, and lets a
 character's BOT rule land without touching that character's module (other engineers' work).
 
-A BOT rule changes the generic procedure at two points: the orientation of the combat card the
-bot turns over (:meth:`BotRules.orientation`, TR-5) and any decision of the bot's seat
-(:meth:`BotRules.choose`: None leaves it to the generic procedure).
+A BOT rule changes the generic procedure at three points: the orientation of the combat card the
+bot turns over (:meth:`BotRules.orientation`, TR-5), any decision of the bot's seat
+(:meth:`BotRules.choose`: None leaves it to the generic procedure), and a decision of the
+human's seat that card text gave the bot (:meth:`BotRules.control`, Mistress's Command).
 """
 
 from __future__ import annotations
@@ -39,4 +40,11 @@ class BotRules:
     def choose(self, game: GameCore, ps: PlayerState, decision: Decision,
                legal: list[Action]) -> Action | None:
         """The bot's choice at ``decision`` by this rule, or None for the generic procedure."""
+        return None
+
+    def control(self, game: GameCore, ps: PlayerState, seat: PlayerState, decision: Decision,
+                legal: list[Action]) -> Action | None:
+        """The bot's (``ps``) choice at a decision of the human's ``seat`` that card text gave
+        it (``game.controller``), or None: the generic procedure passes, stops or takes the
+        first legal choice."""
         return None
