@@ -201,7 +201,11 @@ class _Plan:
 
 def _combo(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> Action:
     """TR-8..TR-10: the first step of the highest-damage plan (moves first, then pumps)."""
-    plan = _best_plan(game, ps, legal)
+    return _first_step(_best_plan(game, ps, legal), legal)
+
+
+def _first_step(plan: _Plan, legal: Sequence[Action]) -> Action:
+    """A plan's next step: its first move, else its first pump, else stop."""
     if plan.moves:
         return plan.moves[0]
     if plan.pumps:
@@ -213,12 +217,39 @@ def _combo(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> Action:
     return Stop() if Stop() in legal else legal[0]
 
 
+def tied_steps(game: GameCore, seat: PlayerId, d: Decision) -> list[Action]:
+    """TR-8 with ``opt.botTieChoice=HUMAN``: at a combo decision of the bot that the generic
+    procedure makes (no BOT rule chooses it), the distinct next steps of its combos that tie for
+    the highest total damage, pumps included, in the engine's tie-break order; empty when
+    there is no tie (one step). The human chooses among them (OQ-26)."""
+    ps = game.players[seat]
+    if d.step != "C10" or game.controller(seat) is not seat:
+        return []
+    legal = d.options(seat)
+    if not any(isinstance(a, Combo | Pump) for a in legal):
+        return []
+    rules = BOT_RULES.get(ps.character.id)
+    if rules is not None and rules.choose(game, ps, d, legal) is not None:
+        return []
+    hand = list(ps.hand)
+    plans = sorted(_plans(game, ps, legal), key=lambda p: p.key(hand))
+    top = plans[0].damage
+    steps = dict.fromkeys(_first_step(p, legal) for p in plans if p.damage == top)
+    return list(steps) if len(steps) > 1 else []
+
+
 def _best_plan(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> _Plan:
+    hand = list(ps.hand)
+    return min(_plans(game, ps, legal), key=lambda p: p.key(hand))
+
+
+def _plans(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> list[_Plan]:
+    """Every plan from this combo decision: no move (pumps only), and each continuation."""
     hand = list(ps.hand)
     run = game.combat.run
     limit = ps.character.combo_limit
     open_targets = {a.target for a in legal if isinstance(a, Pump)}  # entries with room now
-    best = _with_pumps(game, ps, [], [], hand, open_targets)
+    out = [_with_pumps(game, ps, [], [], hand, open_targets)]
     for first in (a for a in legal if isinstance(a, Combo)):
         m = game.as_played(ps, game.resolve_move(ps, first.card, first.move, first.name, "C10"))
         rest = [c for c in hand if c is not first.card and c not in first.aces]
@@ -227,12 +258,10 @@ def _best_plan(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> _Pla
         for tail in _tails(game, ps, m, ps.combo_points_spent + (m.combo_points or 0), rest,
                            limit, 0 if closed else _MAX_PLAN_DEPTH - 1):
             moves = [first, *tail]
-            plan = _with_pumps(game, ps, moves, [first.card, *first.aces,
-                                                 *(t.card for t in tail)], hand,
-                               open_targets)
-            if plan.key(hand) < best.key(hand):
-                best = plan
-    return best
+            out.append(_with_pumps(game, ps, moves, [first.card, *first.aces,
+                                                     *(t.card for t in tail)], hand,
+                                   open_targets))
+    return out
 
 
 def _tails(game: GameCore, ps: PlayerState, prev: Move, spent: int, hand: list[Card],
