@@ -24,10 +24,11 @@ from rules_engine.actions import (
     NoCard,
     Pass,
     PowerUp,
+    Pump,
     Stop,
     UseAbility,
 )
-from rules_engine.cards import Card, MoveType, card
+from rules_engine.cards import MoveType, card
 from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.log import MatchLog, parse_log
@@ -94,10 +95,6 @@ def offered(seen: Seen, ability: str) -> list[tuple[list[Action], Action]]:
     """The bot's decisions where ``ability`` was legal, with its choice."""
     return [(legal, choice) for _, legal, choice in seen
             if any(isinstance(a, UseAbility) and a.ability == ability for a in legal)]
-
-
-def fetch_cards(g: Game, seat: PlayerId) -> list[Card]:
-    return list(g.state(seat).hand)
 
 
 # ---------------------------------------------------------------- BOT-MENELKER
@@ -263,6 +260,257 @@ def test_vendetta_acrobatics_against_big_hits_only__BOT_VENDETTA(
     assert any(isinstance(choice, UseAbility) for _, choice in offered(seen, "Acrobatics"))
 
 
+# ---------------------------------------------------------------- BOT-PERSEPHONE
+
+
+def test_dominance_recurs_the_highest_rank__BOT_PERSEPHONE() -> None:
+    """BOT-PERSEPHONE: her 7's throw (knockdown) beats Grave's block (opt.hardBot, TR-7) and
+    knocks him down; Dominance fetches the highest rank of her discard pile, the Ace."""
+    g = new_training("grave", "persephone", seed=1, ruleset=Ruleset(hardBot=OnOff.ON))
+    arrange(g, P1, "5D 2D 3D 4D 6D 8D 9D")
+    arrange(g, P2, "8S 9S 8H 9H KS KD 7S", discard="3H KC AH 9D", top="7C")
+    g.apply(P1, Commit(card("5D"), MoveType.BLOCK))
+    human_until(g, lambda g: bool(uses(g, "Dominance")) or g.turn > 1)
+    assert [a.cards for a in uses(g, "Dominance")] == [(card("AH"),)]
+    assert card("AH") in g.state(P2).hand
+
+
+def _hit_back(bot_hand: str) -> list[Combo]:
+    """Persephone's 2 (attack 2.4 / dodge) against Grave's 4 (attack 4.6): over seeds, the
+    first move of each hit-back after her dodge."""
+    out = []
+    for seed in range(12):
+        g = new_training("grave", "persephone", seed=seed)
+        arrange(g, P1, "4D 2D 3D 5D 6D 8D 9D")
+        arrange(g, P2, bot_hand, top="2H")
+        g.apply(P1, Commit(card("4D"), MoveType.ATTACK))
+        commit = bot_actions(g, Commit)[0]
+        assert isinstance(commit, Commit)
+        if commit.move is MoveType.DODGE:
+            human_until(g, lambda g: g.turn > 1)
+            first = bot_actions(g, Combo)[0]
+            assert isinstance(first, Combo)
+            out.append(first)
+    assert out
+    return out
+
+
+def test_hit_back_after_a_dodge_with_mistress_command__BOT_PERSEPHONE_TR_10() -> None:
+    """BOT-PERSEPHONE (TR-10 changed): after dodging an attack she hits back with the
+    Mistress's Command Ace when she can (1 damage, not her Queen's 9)."""
+    for first in _hit_back("AH QH 3S 5S 6S 8S 9S"):
+        assert (first.card, first.name) == (card("AH"), "Mistress's Command")
+
+
+def test_hit_back_with_a_knockdown_move_else__BOT_PERSEPHONE_TR_10() -> None:
+    """BOT-PERSEPHONE: without the Ace, a knockdown move (her 7's throw, 7 damage) before her
+    most damaging move (her Queen, 9, no knockdown)."""
+    for first in _hit_back("QH 7C 3S 5S 6S 8S 9S"):
+        assert (first.card, first.move) == (card("7C"), MoveType.THROW)
+
+
+def test_mistress_command_makes_the_humans_worst_choices__BOT_PERSEPHONE() -> None:
+    """BOT-PERSEPHONE: her Mistress's Command (the Ace; On Your Knees needs another Ace, TR-6)
+    beats Grave's no-card and deals damage: next turn, up to the combat reveal, the bot makes
+    the human's decisions (derived, never logged): his least damaging attack, his 2."""
+    g = new_training("grave", "persephone", seed=2)
+    arrange(g, P1, "2D 3D 4D 5D 7C 8D QD")
+    arrange(g, P2, "2S 3S 4S 5S 6S 8S 9S", top="AH")
+    g.apply(P1, NoCard())
+    assert bot_actions(g, Commit)[0] == Commit(card("AH"), MoveType.ATTACK,
+                                               "Mistress's Command")
+    human_until(g, lambda g: (g.turn == 2 and g.step != "C1") or g.turn > 2)
+    controlled = [a for _, seat, a in g.derived if seat is P1]
+    assert controlled and isinstance(controlled[-1], Commit)
+    assert controlled[-1].card.rank is not None and int(controlled[-1].card.rank) == 2
+    assert controlled[-1].move is MoveType.ATTACK
+    assert all(a != controlled[-1] for _, a in g.history)
+
+
+def test_a_logged_decision_of_the_controlled_human_is_refused__BOT_PERSEPHONE() -> None:
+    """BOT-PERSEPHONE: in a self-played Training game where her Mistress's Command hit, the
+    log replays as legal without the human's controlled decisions (the engine derives them
+    and goes on to the human's next decision of their own); a log that makes one of them
+    itself is refused at that event."""
+    for seed in range(300):
+        g, log = play_match(Mode.TRAINING, ("grave",), ("persephone",), seed, bot="greedy")
+        controlled = [(n, a) for n, seat, a in g.derived if seat is P1]
+        if controlled:
+            break
+    else:
+        pytest.fail("no self-played game where Mistress's Command hit")
+    assert replay(parse_log(log.dumps())).status == "legal"
+    n, action = controlled[0]
+    events = list(log.events)
+    events.insert(n, replace(events[0], player=P1, action=action, character="grave"))
+    verdict = replay(parse_log(replace(log, events=tuple(events)).dumps()))
+    assert verdict.status == "illegal"
+    assert verdict.first_error is not None and verdict.first_error["index"] == n
+
+
+def test_bare_your_soul_only_with_cards_in_the_humans_deck__TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-11 (BOT-PERSEPHONE leaves it): Bare Your Soul (her 10, draw phase) turns the top of
+    the human's deck face up: she plays it while the deck holds cards, and passes (though it is
+    legal) when it is empty (opt.timeout=PLAY_ON keeps the game going)."""
+    ruleset = Ruleset(timeout=Timeout.PLAY_ON)
+    g = new_training("grave", "persephone", seed=3, ruleset=ruleset)
+    arrange(g, P1, "2D 3D 4D 5D 6D 8D 9D")
+    arrange(g, P2, "TC 2S 3S 4S 5S 6S 8S", top="QH")
+    human_until(g, lambda g: g.turn == 2 and g.step == "C1")
+    assert [a.card for a in uses(g, "Bare Your Soul")] == [card("TC")]
+    assert len(g.state(P1).face_up) == 3
+    with watching(monkeypatch) as seen:
+        g = new_training("grave", "persephone", seed=3, ruleset=ruleset)
+        arrange(g, P1, "2D 3D 4D 5D 6D 8D 9D")
+        arrange(g, P2, "TC 2S 3S 4S 5S 6S 8S", top="QH")
+        g.state(P1).deck.clear()
+        human_until(g, lambda g: g.turn == 2 and g.step == "C1")
+    asked = offered(seen, "Bare Your Soul")
+    assert asked and all(choice == Pass() for _, choice in asked)
+
+
+# ---------------------------------------------------------------- BOT-GLORIA
+
+
+def test_healing_sphere_only_with_a_hearts_card_in_the_discard_pile__BOT_GLORIA(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GLORIA: Healing Sphere (her 10, draw phase) with at least one Hearts card in her
+    discard pile; without one she passes though it is legal."""
+    g = new_training("grave", "gloria", seed=4)
+    arrange(g, P1, "2D 3D 4D 5D 6D 8D 9D")
+    arrange(g, P2, "TC 2S 3S 4S 5S 6S 8S", discard="5H 3H", top="QC")
+    human_until(g, lambda g: g.turn == 2 and g.step == "C1")
+    assert [a.card for a in uses(g, "Healing Sphere")] == [card("TC")]
+    with watching(monkeypatch) as seen:
+        g = new_training("grave", "gloria", seed=4)
+        arrange(g, P1, "2D 3D 4D 5D 6D 8D 9D")
+        arrange(g, P2, "TC 2S 3S 4S 5S 6S 8S", discard="5C", top="QC")
+        human_until(g, lambda g: g.turn == 2 and g.step == "C1")
+    asked = offered(seen, "Healing Sphere")
+    assert asked and all(choice == Pass() for _, choice in asked)
+
+
+def _gloria_end_of_combat(monkeypatch: pytest.MonkeyPatch, life: tuple[int, int],
+                          seed: int = 5) -> tuple[Game, list[tuple[list[Action], Action]]]:
+    """Gloria's Jack hits Grave's no-card (she won combat); at her end-of-combat window the
+    position is set: (the human's life, hers); she holds an Ace."""
+    def before(game: Any, decision: Decision, seat: PlayerId) -> None:
+        legal = decision.options(seat)
+        if any(isinstance(a, UseAbility) and a.ability == "Bathed in Moonlight" for a in legal):
+            game.state(P1).life, game.state(P2).life = life
+
+    with watching(monkeypatch, before) as seen:
+        g = new_training("grave", "gloria", seed=seed)
+        arrange(g, P1, "2D 3D 4D 5D 6D 8D 9D")
+        arrange(g, P2, "AH 2S 4S 6S 8S 9S TS", top="JH")
+        g.apply(P1, NoCard())
+        human_until(g, lambda g: g.turn > 1)
+    return g, [(legal, choice) for _, legal, choice in seen
+               if any(isinstance(a, UseAbility) and a.ability in ("Bathed in Moonlight",
+                                                                  "Overdose") for a in legal)]
+
+
+def test_bathed_in_moonlight_then_overdose_when_she_won__BOT_GLORIA(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GLORIA: she takes Bathed in Moonlight's life gain (her Jack hit), then, having won
+    combat and not trailing by more than 40, plays Overdose."""
+    _, asked = _gloria_end_of_combat(monkeypatch, (60, 50))
+    choices = [c for _, c in asked]
+    assert isinstance(choices[0], UseAbility) and choices[0].ability == "Bathed in Moonlight"
+    assert any(isinstance(c, UseAbility) and c.ability == "Overdose" for c in choices)
+
+
+def test_no_bath_when_skipping_it_lets_overdose_kill__BOT_GLORIA(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GLORIA: "unless skipping it would kill the opponent": at 8 life the human dies to
+    Overdose, but not after the bath's +4: she skips the bath and overdoses; the human is
+    KO'd."""
+    g, asked = _gloria_end_of_combat(monkeypatch, (8, 50))
+    legal, choice = asked[0]
+    assert any(isinstance(a, UseAbility) and a.ability == "Bathed in Moonlight" for a in legal)
+    assert isinstance(choice, UseAbility) and choice.ability == "Overdose"
+    assert g.outcome is not None and g.outcome.winner is P2
+
+
+def test_no_overdose_when_trailing_by_more_than_40__BOT_GLORIA(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GLORIA: she won combat but trails by more than 40 (85 to 40): no Overdose."""
+    _, asked = _gloria_end_of_combat(monkeypatch, (85, 40))
+    overdose = [(legal, c) for legal, c in asked
+                if any(isinstance(a, UseAbility) and a.ability == "Overdose" for a in legal)]
+    assert overdose and all(not (isinstance(c, UseAbility) and c.ability == "Overdose")
+                            for _, c in overdose)
+
+
+def test_healing_touch_fetches_the_highest_hearts__BOT_GLORIA(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """BOT-GLORIA: her innate (Healing Touch, end of turn) is played and returns the highest
+    Hearts card of her discard pile; she pays with her two lowest non-Hearts cards."""
+    g = new_training("grave", "gloria", seed=6)
+    arrange(g, P1, "QD 3D 4D 5D 6D 8D 9D")
+    arrange(g, P2, "2S 3C 6S 8S 9S TS KS", discard="4H KH 7H", top="QC")
+    g.apply(P1, Commit(card("QD"), MoveType.ATTACK))
+    human_until(g, lambda g: g.turn > 1)
+    touch = uses(g, "Healing Touch")
+    assert touch and set(touch[0].cards) == {card("2S"), card("3C")}
+    assert card("KH") in g.state(P2).hand
+
+
+# ---------------------------------------------------------------- BOT-ZANE
+
+
+def _zane(bot_hand: str, top: str, seed: int = 7) -> Game:
+    """Zane's Queen (Shoulder Ram, a Linker, his only end) hits Grave's no-card."""
+    g = new_training("grave", "zane", seed=seed)
+    arrange(g, P1, "2D 3D 4D 5D 6D 8D 9D")
+    arrange(g, P2, bot_hand, top=top)
+    g.apply(P1, NoCard())
+    human_until(g, lambda g: g.turn > 1)
+    return g
+
+
+def test_shenanigans_for_his_most_damaging_combo__BOT_ZANE() -> None:
+    """BOT-ZANE: with no move left in his hand he uses his innate, Shenanigans (the top two of
+    his deck, the Jack and the 2), and plays the revealed card of the most damaging combo (the
+    Jack's 9, not the 2's 2); the other is discarded."""
+    g = _zane("4C 4D 4H 4S TC TD TH", top="QH JS 2S")
+    steps = [a for a in bot_actions(g) if isinstance(a, UseAbility | Combo)
+             and not (isinstance(a, UseAbility) and a.ability == "Creator and Destroyer")]
+    assert steps[:2] == [UseAbility("Shenanigans"), Combo(card("JS"), MoveType.ATTACK)]
+    assert card("2S") in g.state(P2).discard
+
+
+def test_shenanigans_waits_for_the_last_move_of_his_combo__BOT_ZANE() -> None:
+    """BOT-ZANE: with two moves left in his hand's best combo (Queen, then Jack) he plays the
+    Queen first and uses Shenanigans before his last move, where a revealed card can only
+    add."""
+    g = _zane("QS JS 4C 4D TC TD TH", top="QH 5S 8S")
+    steps = [a for a in bot_actions(g) if isinstance(a, UseAbility | Combo)
+             and not (isinstance(a, UseAbility) and a.ability == "Creator and Destroyer")]
+    assert steps[:2] == [Combo(card("QS"), MoveType.ATTACK), UseAbility("Shenanigans")]
+    assert Combo(card("JS"), MoveType.ATTACK) in steps
+
+
+def test_creator_and_destroyer_only_against_a_hand__TR_11(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-11 (BOT-ZANE leaves it): Creator and Destroyer, offered when his Can't Combo move
+    (Crash Bomb) hits, remakes the human's hand: played when they hold cards; with an empty
+    hand it would do nothing and he passes."""
+    g = new_training("grave", "zane", seed=8)
+    arrange(g, P1, "2D 3D 4D 5D 6D 8D 9D")
+    arrange(g, P2, "4C 5S 6S 8S 9S TS JS", top="KH")
+    g.apply(P1, NoCard())
+    assert [a.card for a in uses(g, "Creator and Destroyer")] == [card("4C")]
+    with watching(monkeypatch) as seen:
+        g = new_training("grave", "zane", seed=8)
+        arrange(g, P1, "")
+        arrange(g, P2, "4C 5S 6S 8S 9S TS JS", top="KH")
+        human_until(g, lambda g: g.turn > 1 or g.step == "C13")
+    asked = offered(seen, "Creator and Destroyer")
+    assert asked and all(choice == Pass() for _, choice in asked)
+
+
 # ---------------------------------------------------------------- TR-11: Gwen, Troq, Argagarg
 
 
@@ -316,6 +564,102 @@ def test_argagarg_crash_and_flow_counters_the_humans_ability__TR_11_BOT_ARGAGARG
     g.apply(P1, UseAbility("Healing Sphere", card("TD")))
     assert [a.card for a in uses(g, "Crash and Flow")] == [card("TC")]
     assert card("TC") in g.state(P2).discard
+
+
+# ---------------------------------------------------------------- opt.botTieChoice=HUMAN
+
+
+def _tie_log() -> tuple[MatchLog, int]:
+    """A self-played Training log under opt.botTieChoice=HUMAN with a tie, and the index of its
+    first ``bot_tie`` event."""
+    for seed in range(3000, 3040):
+        for human, bot in (("argagarg", "geiger"), ("grave", "jaina"), ("troq", "lum")):
+            _, log = play_match(Mode.TRAINING, (human,), (bot,), seed, bot="greedy",
+                                ruleset=HUMAN_TIES)
+            ties = [i for i, e in enumerate(log.events) if isinstance(e.action, BotTie)]
+            if ties:
+                return log, ties[0]
+    pytest.fail("no tie between the bot's combos in these games")
+
+
+def _at(log: MatchLog, index: int, ruleset: Ruleset = HUMAN_TIES) -> Game:
+    """The log's game with its first ``index`` events applied."""
+    g = Game.for_teams(Mode.TRAINING, log.teams, ruleset=ruleset, seed=log.seed)
+    for e in log.events[:index]:
+        g.apply(e.player, e.action)
+    return g
+
+
+def test_the_humans_tie_choice_is_listed_logged_and_replayed__TR_8_OQ_26() -> None:
+    """TR-8 / OQ-26 (opt.botTieChoice=HUMAN): when the bot's most damaging combos tie on their
+    next step, the engine lists those steps as the human's legal choices (``bot_tie``); the
+    default breaks the same tie itself with the first of them; the human's choice is logged,
+    the bot plays it, and the log replays as legal."""
+    log, i = _tie_log()
+    g = _at(log, i)
+    legal = g.legal_actions(P1)
+    assert len(legal) >= 2 and all(isinstance(a, BotTie) for a in legal)
+    assert log.events[i].action in legal
+    chosen = log.events[i].action
+    assert isinstance(chosen, BotTie)
+    assert all(isinstance(a.choice, Combo | Pump | Stop) for a in legal
+               if isinstance(a, BotTie))
+    default = _at(log, i, Ruleset())
+    before = [d for d in g.derived if d[0] == i]  # the bot's choices since the last event
+    after = [d for d in default.derived if d[0] == i]
+    assert after[:len(before)] == before
+    assert after[len(before)][1] is P2 and BotTie(after[len(before)][2]) == legal[0]
+    g.apply(P1, chosen)
+    assert g.derived[-1][1:] == (P2, chosen.choice)
+    verdict = replay(parse_log(log.dumps()))
+    assert verdict.status == "legal", verdict.to_dict()["first_error"]
+
+
+def test_a_non_tied_choice_is_refused__TR_8() -> None:
+    """TR-8: at a tie, a ``bot_tie`` naming a step that is not one of the tied combos' (here
+    stop, or another of the bot's moves) is refused with TR-8, in play and in a log; so is an
+    event that ignores the tie."""
+    log, i = _tie_log()
+    g = _at(log, i)
+    legal = g.legal_actions(P1)
+    wrong = BotTie(Stop())
+    assert wrong not in legal
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(P1, wrong)
+    assert err.value.rule_id == "TR-8"
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(P1, Pass())
+    assert err.value.rule_id == "TR-8"
+    events = list(log.events)
+    events[i] = replace(events[i], action=wrong)
+    verdict = replay(parse_log(replace(log, events=tuple(events)).dumps()))
+    assert verdict.status == "illegal" and verdict.first_error is not None
+    assert (verdict.first_error["rule_id"], verdict.first_error["index"]) == ("TR-8", i)
+
+
+def test_tie_choices_only_under_human__TR_8() -> None:
+    """TR-8: under the default (DETERMINISTIC) the engine breaks ties, so the same log with a
+    ``bot_tie`` event is illegal there; the version-2 schema (built by its builder, up to date)
+    describes the event."""
+    import json
+    from importlib import resources
+
+    from jsonschema import Draft202012Validator
+
+    from rules_engine.tools import build_schema_v2
+
+    log, i = _tie_log()
+    verdict = replay(parse_log(replace(log, ruleset=Ruleset()).dumps()))
+    assert verdict.status == "illegal" and verdict.first_error is not None
+    assert verdict.first_error["index"] == i
+    assert build_schema_v2.main(["--check"]) == 0
+    schema = json.loads(resources.files("rules_engine").joinpath(
+        "schema", "match-log-v2.json").read_text("utf-8"))
+    doc = log.to_json()
+    assert doc["ruleset"] == {"botTieChoice": "HUMAN"}
+    assert not list(Draft202012Validator(schema).iter_errors(doc))
+    doc["events"][i]["choice"] = {"action": "discard", "cards": ["2H"]}
+    assert list(Draft202012Validator(schema).iter_errors(doc))
 
 
 # ---------------------------------------------------------------- self-play
