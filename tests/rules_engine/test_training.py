@@ -248,7 +248,7 @@ def test_power_up_only_from_the_discard_pile__TR_12(monkeypatch: pytest.MonkeyPa
         assert choice.from_deck == ()
         options = [a for a in legal if isinstance(a, PowerUp) and not a.from_deck]
         if any(not c.is_ace for a in options for c in a.from_discard):
-            continue  # Menelker's black face cards: BOT-MENELKER's Power Up (its own tests)
+            continue  # Menelker's black face cards: his BOT rule's Power Up (tested on its own)
         most = max(len(a.from_discard) for a in options)
         assert len(choice.from_discard) == most
         if most:

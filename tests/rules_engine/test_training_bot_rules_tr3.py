@@ -36,11 +36,11 @@ from rules_engine.replay import replay
 from rules_engine.ruleset import BotTieChoice, OnOff, Ruleset, Timeout
 from rules_engine.selfplay import play_match
 from rules_engine.state import Decision
-from rules_engine.team import Mode
+from rules_engine.team import Mode, Team
 from rules_engine.training import Training
 from rules_engine.types import PlayerId
 
-from .test_training import human_until, new_training
+from .test_training import human_until
 
 P1, P2 = PlayerId.P1, PlayerId.P2
 MINE = ("menelker", "persephone", "gloria", "vendetta", "zane")
@@ -48,6 +48,12 @@ TR11 = ("argagarg", "troq", "gwen")
 HUMAN_TIES = Ruleset(botTieChoice=BotTieChoice.HUMAN)
 
 Seen = list[tuple[Decision, list[Action], Action]]
+
+
+def new_training(human: str, bot: str, *, seed: int, ruleset: Ruleset | None = None) -> Game:
+    """A seeded Training game: ``human`` (P1) against the bot playing ``bot`` (P2)."""
+    return Game.for_teams(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed,
+                          ruleset=ruleset or Ruleset())
 
 
 def arrange(g: Game, seat: PlayerId, hand: str, *, discard: str = "", top: str = "") -> None:
