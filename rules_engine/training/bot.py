@@ -17,8 +17,11 @@ order), TR-9 (pumps with the lowest ranks), TR-10 (a dodge's hit-back: the highe
 TR-12 (Power Up only for Aces in the discard pile, lowest-rank sets), OQ-27 (hand-limit
 discards: lowest rank first, Aces kept, ties by hand order). TR-11 (abilities): the generic
 bot passes in ability windows and takes the first legal choice inside card text that asks it;
-the per-character BOT rules (§12.2) live in :mod:`rules_engine.training.characters`
-(:data:`BOT_RULES_IMPLEMENTED` says which are played).
+TR-11 per character and the per-character BOT rules (§12.2) live in
+:mod:`rules_engine.training.characters` (:data:`BOT_RULES_IMPLEMENTED` says which are played).
+``opt.botTieChoice=HUMAN``: :func:`tied_steps` lists the tied next steps the human chooses
+among (TR-8, OQ-26); a decision of the human's seat that card text gave the bot is
+:func:`_controlled`'s.
 """
 
 from __future__ import annotations
