@@ -219,7 +219,7 @@ class GameCore:
             raise IllegalActionError(
                 self.position(), player, action, "END-2",
                 "the game is over; no further event may follow")
-        if self._derives(player):
+        if self._derived and self._derives(player):
             raise IllegalActionError(
                 self.position(), player, action, self.mode.derived_rule(d.step),
                 f"{player.name} is played by the engine ({self.mode.mode.label} bot): its "
