@@ -463,6 +463,30 @@ def test_healing_touch_fetches_the_highest_hearts__BOT_GLORIA(
     assert card("KH") in g.state(P2).hand
 
 
+def test_healing_touch_only_when_it_has_an_effect__TR_11_BOT_GLORIA(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-11 with BOT-GLORIA: at full life, with no Hearts card in her discard pile and no
+    Healing Sphere in play, Healing Touch would only cost two cards: she passes though it is
+    offered; hurt, she plays it."""
+    def full_life(game: Any, decision: Decision, seat: PlayerId) -> None:
+        if decision.step == "K1":
+            game.state(P2).life = game.state(P2).character.life
+
+    for setup, played in ((full_life, False), (None, True)):
+        with watching(monkeypatch, setup) as seen:
+            g = new_training("grave", "gloria", seed=6)
+            arrange(g, P1, "QD 3D 4D 5D 6D 8D 9D")
+            arrange(g, P2, "2S 3C 6S 8S 9S TS KS", discard="4C KC", top="QC")
+            g.state(P2).life = 50
+            g.apply(P1, Commit(card("QD"), MoveType.ATTACK))
+            human_until(g, lambda g: g.turn > 1)
+        asked = offered(seen, "Healing Touch")
+        assert asked
+        assert any(isinstance(c, UseAbility) for _, c in asked) is played
+        assert bool(uses(g, "Healing Touch")) is played
+        monkeypatch.undo()  # the next game watched afresh
+
+
 # ---------------------------------------------------------------- BOT-ZANE
 
 

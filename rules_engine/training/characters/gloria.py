@@ -1,7 +1,8 @@
 """BOT-GLORIA (RULES.md §12.2): her innate, Healing Sphere, Bathed in Moonlight, Overdose.
 
-- Healing Touch (her innate): played whenever it is offered (TR-11: it always heals, which
-  Healing Sphere counts even at full life), paying the two lowest-rank non-Hearts cards (Aces
+- Healing Touch (her innate): played whenever it is offered and has an effect (TR-11): she is
+  below her maximum life, a Healing Sphere is in play (it counts the heal, even at full life) or
+  a Hearts card waits in her discard pile; paid with the two lowest-rank non-Hearts cards (Aces
   kept while others qualify, ties by hand order, as OQ-27); it "returns as many Hearts as
   possible, highest first": the Hearts card fetched is the highest-rank one (Aces highest). The
   innate fetches one card a turn, so "as many as possible" is that one, every turn she can.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules_engine import effects
 from rules_engine.actions import Action, Pass, Search, UseAbility
 from rules_engine.cards import Card, Suit
 from rules_engine.characters.gloria import (
@@ -78,7 +80,8 @@ class GloriaBot(BotRules):
         if spheres and any(c.suit is Suit.HEARTS for c in ps.discard):
             return spheres[0]
         touches = [a for a in uses if a.ability == HEALING_TOUCH]
-        if touches:
+        if touches and (ps.life < ps.character.life or effects.is_active(ps, HEALING_SPHERE)
+                        or any(c.suit is Suit.HEARTS for c in ps.discard)):
             def cost(a: UseAbility) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 return (tuple(sorted((_rank(c) for c in a.cards), reverse=True)),
                         tuple(sorted(ps.hand.index(c) for c in a.cards)))
