@@ -69,6 +69,7 @@ RULE_OF_STEP = {"C1": "TR-5", "C10": "TR-8", "C9": "TR-3", "P2": "TR-12", "P5": 
                 "K2": "OQ-27", "K1": "TR-13"}
 
 _MAX_PLAN_DEPTH = 5
+_HUMAN_SIDE = 0  # side A, seat P1: the human (side B is the bot)
 
 
 def _rank(c: Card) -> int:
@@ -80,7 +81,9 @@ def choose(game: GameCore, seat: PlayerId, d: Decision) -> Action:
     ps = game.players[seat]
     legal = d.options(seat)
     controller = game.controller(seat)
-    if controller is not seat:  # card text gave the bot the human's decisions
+    if controller is not seat and game.table.side_of(seat) == _HUMAN_SIDE:
+        # card text gave the bot the human's decisions (the bot's own seat, controlled by the
+        # human's card text, keeps its derived choices)
         return _controlled(game, game.players[controller], ps, d, legal)
     rules = BOT_RULES.get(ps.character.id)
     if rules is not None and legal:
