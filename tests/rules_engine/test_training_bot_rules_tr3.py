@@ -376,6 +376,18 @@ def test_bare_your_soul_only_with_cards_in_the_humans_deck__TR_11(
     assert asked and all(choice == Pass() for _, choice in asked)
 
 
+def test_do_as_told_counters_the_humans_ability__TR_11() -> None:
+    """TR-11 (BOT-PERSEPHONE leaves it): Do As Told (her 9) counters the human's ability
+    (Gloria's Healing Sphere) as it is played."""
+    g = new_training("gloria", "persephone", seed=6)
+    arrange(g, P1, "TD 2C 3C 4C 5C 6C 7C")
+    arrange(g, P2, "9C 2S 3S 4S 5S 6S 8S", top="QH")
+    human_until(g, lambda g: g.turn == 2 and g.step == "T3")
+    g.apply(P1, UseAbility("Healing Sphere", card("TD")))
+    assert [a.card for a in uses(g, "Do As Told")] == [card("9C")]
+    assert card("9C") in g.state(P2).discard
+
+
 # ---------------------------------------------------------------- BOT-GLORIA
 
 
@@ -600,16 +612,22 @@ def test_argagarg_crash_and_flow_counters_the_humans_ability__TR_11_BOT_ARGAGARG
 
 
 def _tie_log() -> tuple[MatchLog, int]:
-    """A self-played Training log under opt.botTieChoice=HUMAN with a tie, and the index of its
-    first ``bot_tie`` event."""
-    for seed in range(3000, 3040):
+    """The first self-played log with a tie, and the index of its first ``bot_tie`` event."""
+    for found in _ties():
+        return found
+    pytest.fail("no tie between the bot's combos in these games")
+
+
+def _ties() -> Iterator[tuple[MatchLog, int]]:
+    """Self-played Training logs under opt.botTieChoice=HUMAN with a tie, and the index of
+    their first ``bot_tie`` event (before it, the game is the default's too)."""
+    for seed in range(3000, 3060):
         for human, bot in (("argagarg", "geiger"), ("grave", "jaina"), ("troq", "lum")):
             _, log = play_match(Mode.TRAINING, (human,), (bot,), seed, bot="greedy",
                                 ruleset=HUMAN_TIES)
             ties = [i for i, e in enumerate(log.events) if isinstance(e.action, BotTie)]
             if ties:
-                return log, ties[0]
-    pytest.fail("no tie between the bot's combos in these games")
+                yield log, ties[0]
 
 
 def _at(log: MatchLog, index: int, ruleset: Ruleset = HUMAN_TIES) -> Game:
@@ -645,18 +663,31 @@ def test_the_humans_tie_choice_is_listed_logged_and_replayed__TR_8_OQ_26() -> No
     assert verdict.status == "legal", verdict.to_dict()["first_error"]
 
 
-def test_a_non_tied_choice_is_refused__TR_8() -> None:
-    """TR-8: at a tie, a ``bot_tie`` naming a step that is not one of the tied combos' (here
-    stop, or another of the bot's moves) is refused with TR-8, in play and in a log; so is an
-    event that ignores the tie."""
-    log, i = _tie_log()
-    g = _at(log, i)
-    legal = g.legal_actions(P1)
-    wrong = BotTie(Stop())
-    assert wrong not in legal
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(P1, wrong)
-    assert err.value.rule_id == "TR-8"
+def test_a_non_tied_choice_is_refused__TR_8(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TR-8: at a tie, a ``bot_tie`` naming a step that is not one of the tied combos' (stop,
+    and every legal move of the bot that starts a less damaging combo) is refused with TR-8,
+    in play and in a log; so is an event that ignores the tie."""
+    found = None
+    with watching(monkeypatch) as seen:  # the bot's legal steps at a tie (the default game)
+        for log, i in _ties():
+            seen.clear()
+            default = _at(log, i, Ruleset())
+            at_tie = len([d for d in _at(log, i).derived if d[0] == i])
+            k = len(default.derived) - len([d for d in default.derived if d[0] == i]) + at_tie
+            g = _at(log, i)
+            legal = g.legal_actions(P1)
+            wrongs = [BotTie(a) for a in seen[k][1] if isinstance(a, Combo | Stop)
+                      and BotTie(a) not in legal]
+            if any(isinstance(w.choice, Combo) for w in wrongs):
+                found = log, i, g, wrongs
+                break
+    assert found is not None, "no tie where the bot had a less damaging move"
+    log, i, g, wrongs = found
+    for wrong in wrongs:
+        with pytest.raises(IllegalActionError) as err:
+            g.apply(P1, wrong)
+        assert err.value.rule_id == "TR-8"
+    wrong = next(w for w in wrongs if isinstance(w.choice, Combo))  # a non-tied combo
     with pytest.raises(IllegalActionError) as err:
         g.apply(P1, Pass())
     assert err.value.rule_id == "TR-8"
