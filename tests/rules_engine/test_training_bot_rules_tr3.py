@@ -354,6 +354,29 @@ def test_a_logged_decision_of_the_controlled_human_is_refused__BOT_PERSEPHONE() 
     assert verdict.first_error is not None and verdict.first_error["index"] == n
 
 
+def test_the_humans_mistress_command_leaves_the_bot_its_combat_card__TR_5() -> None:
+    """TR-5: when the human plays Persephone and her Mistress's Command hits the bot, the bot's
+    next combat card is still the top card of its deck (its seat stays derived; the bot's own
+    control rules are for the human's seat only)."""
+    checked = 0
+    for seed in range(12):
+        g = new_training("persephone", "grave", seed=seed)
+        arrange(g, P1, "AH 2D 3D 4D 5D 6D 8D")
+        arrange(g, P2, "2S 3S 4S 5S 6S 8S 9S", top="7C 5H")
+        g.apply(P1, Commit(card("AH"), MoveType.ATTACK, "Mistress's Command"))
+        if bot_actions(g, Commit)[0] != Commit(card("7C"), MoveType.THROW):
+            continue  # the block end turned up and beat the attack: no control
+        human_until(g, lambda g: (g.turn > 1 and g.step == "C1") or g.is_over)
+        if g.is_over or g.turn > 2:
+            continue
+        checked += 1
+        assert g.controller(P2) is P1  # she controls the bot's turn up to the reveal
+        g.apply(P1, Commit(card("2D"), MoveType.ATTACK))
+        second = bot_actions(g, Commit)[1]
+        assert isinstance(second, Commit) and second.card is card("5H")
+    assert checked
+
+
 def test_bare_your_soul_only_with_cards_in_the_humans_deck__TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11 (BOT-PERSEPHONE leaves it): Bare Your Soul (her 10, draw phase) turns the top of
