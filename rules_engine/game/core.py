@@ -178,7 +178,8 @@ class GameCore:
         # choices made for them, as (events applied before it, seat, action), in order
         self._derived: frozenset[PlayerId] = self.mode.derived_seats(self)
         self.derived: list[tuple[int, PlayerId, Action]] = []
-        # a derived seat's decision a player answers for it now (ModeRules.ask_for), and whose
+        # a derived seat's decision that a player answers for it now (ModeRules.ask_for: the
+        # human breaks the Training bot's combo ties, TR-8), with that seat
         self._held: tuple[Decision, PlayerId] | None = None
         self._gen = self._play()
         self._advance(None)

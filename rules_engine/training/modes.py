@@ -83,7 +83,7 @@ class Training(ModeRules):
         steps = bot.tied_steps(game, seat, decision)
         if not steps:
             return None
-        human = game.table.active(0)
+        human = game.table.active(1 - BOT_SIDE)
         listed = [BotTie(s) for s in steps]
 
         def check(player: PlayerId, action: Action) -> None:
