@@ -374,9 +374,26 @@ class Tag(Action):
         return (f"{self.tag} tag, discarding {self.card} and the partner's {self.partner_card}")
 
 
+@dataclass(frozen=True, slots=True)
+class BotTie(Action):
+    """Training (TR-8, ``opt.botTieChoice=HUMAN``): the human breaks a tie between the bot's
+    equally damaging combos by naming its next step, ``choice`` (a ``combo`` move, a ``pump``
+    or ``stop``), one of the first steps of the tied combos the engine lists. Version-2 logs
+    only."""
+
+    kind: ClassVar[str] = "bot_tie"
+    choice: Action
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.kind, "choice": self.choice.to_json()}
+
+    def __str__(self) -> str:
+        return f"the bot's tied combos: {self.choice}"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (Draw, WinInitiative, Commit, NoCard, Keep, PayAces, FaceDown, Pass, Accept,
                 Combo, Pump, Stop, Search, PowerUp, Discard, UseAbility, Reveal, Pick, Snapback,
-                Tag)
+                Tag, BotTie)
 }

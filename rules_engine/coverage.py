@@ -275,10 +275,14 @@ class Requirement:
 
 
 def bot_parts_implemented() -> frozenset[str]:
-    """The parts of the Training bot played now: ``BOT-<CHARACTER>`` rules (§12.2)."""
+    """The parts of the Training bot played now: ``BOT-<CHARACTER>`` rules (§12.2), and TR-11
+    once every character has one (TR-11 is played per character, by its ``BotRules``)."""
     from rules_engine.training.bot import BOT_RULES_IMPLEMENTED, bot_rule_id
 
-    return frozenset(bot_rule_id(c) for c in BOT_RULES_IMPLEMENTED)
+    parts = {bot_rule_id(c) for c in BOT_RULES_IMPLEMENTED}
+    if set(character_data()) <= BOT_RULES_IMPLEMENTED:
+        parts.add("TR-11")
+    return frozenset(parts)
 
 
 def _character_name(cid: str) -> str:
@@ -319,7 +323,8 @@ REQUIRES: dict[str, Requirement] = {
     "CTR-5": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-SETSUKI-1": _chars(*_SMOKE_BOMB, why="Smoke Bomb vs Valerie's and Midori's innates"),
     "FR-ROOK-5": _chars(_ROOK, "setsuki", why="Smoke Bomb counters Rock Armor"),
-    # Training (§12): the generic bot passes in ability windows (TR-11 is not played yet)
+    # Training (§12): the generic bot passes in ability windows; each character's BotRules
+    # plays TR-11 for its abilities
     "TR-11": Requirement(bot_parts=frozenset({"TR-11"}),
                          why="abilities played whenever they would have an effect"),
 }

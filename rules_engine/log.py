@@ -27,6 +27,7 @@ from rules_engine.actions import (
     ACTION_TYPES,
     Accept,
     Action,
+    BotTie,
     Combo,
     Commit,
     Discard,
@@ -332,6 +333,7 @@ _ALLOWED_KEYS: dict[str, set[str]] = {
     "snapback": {"card"},
     "tag": {"tag", "card", "partner_card", "move", "name", "aces", "sets", "from_discard",
             "from_deck"},
+    "bot_tie": {"choice"},
 }
 
 # the keys each kind of tag takes besides "tag" (a hard tag, TAG-PU-2, takes none)
@@ -342,6 +344,8 @@ _TAG_KEYS: dict[str | None, set[str]] = {
     "super": {"card", "move", "name", "aces"},  # TAG-SUPER
     "ace": {"sets", "from_discard", "from_deck"},  # TAG-PU-1
 }
+#: the steps a ``bot_tie`` event may name (TR-8: the bot's next combo step)
+_TIE_STEPS = ("combo", "pump", "stop")
 
 
 # Events read before, by their exact content (see parse_event). Bounded: cleared when full.
@@ -388,14 +392,16 @@ def _parse_event(data: Any, path: str, version: int,
     player = _player(d.get("player"), f"{path}.player", seats)
     kind = r.string("action")
     assert kind is not None
-    team_only = ("pick", "snapback", "tag")
+    team_only = ("pick", "snapback", "tag", "bot_tie")
     if kind not in ACTION_TYPES or (kind in team_only and version < 2):
         kinds = [k for k in ACTION_TYPES if version >= 2 or k not in team_only]
         raise r.fail(f"unknown action {kind!r} (expected one of {', '.join(kinds)})"
                      + ("; picks belong to team-mode logs, format version 2"
                         if kind == "pick" else "")
                      + ("; snapbacks and tags belong to team-mode logs, format version 2"
-                        if kind in ("snapback", "tag") else ""), "action")
+                        if kind in ("snapback", "tag") else "")
+                     + ("; a bot tie choice belongs to a Training log, format version 2"
+                        if kind == "bot_tie" else ""), "action")
     acting: str | None = None
     if version >= 2:
         acting = r.string("character", required=kind != "pick")
@@ -454,6 +460,18 @@ def _parse_event(data: Any, path: str, version: int,
         action = Snapback(r.card("card"))
     elif kind == "tag":
         action = _tag(r, d)
+    elif kind == "bot_tie":
+        inner = r.child("choice")
+        step = inner.string("action")
+        if "player" in inner.obj():
+            raise inner.fail("the step is the bot's: the event's own player is the human's",
+                             "player")
+        if step not in _TIE_STEPS:
+            raise inner.fail(f"a bot tie choice names the bot's next combo step, one of "
+                             f"{', '.join(_TIE_STEPS)}, not {step!r}", "action")
+        choice = _parse_event({**inner.obj(), "player": d.get("player")}, inner.path, 1,
+                              characters, seats).action
+        action = BotTie(choice)
     elif kind == "pick":
         incoming = r.string("incoming")
         assert incoming is not None
@@ -632,10 +650,6 @@ def _parse_v2(r: _Reader) -> MatchLog:
         sides.append(tuple(Member(c, n) for c, n in zip(raw, controllers, strict=True)))
         names.append(players[0] if players else None)
     seed = _draws(r)
-    if mode in (Mode.TRAINING, Mode.SURVIVAL) and ruleset.botTieChoice.value != "DETERMINISTIC":
-        raise LogSyntaxError("$.ruleset.botTieChoice", "opt.botTieChoice=HUMAN (the human "
-                             "breaks the bot's combo ties, TR-8) is not played by this engine "
-                             "version")
     if seed is None and mode in (Mode.TRAINING, Mode.SURVIVAL):
         raise LogSyntaxError("$.draws.mode", f"a {mode.label} log is seeded: the bot's cards "
                                              "and their orientation come from the seed (TR-5)")

@@ -102,6 +102,18 @@ class ModeRules:
         """The choice of a derived seat at ``decision``."""
         raise NotImplementedError
 
+    def ask_for(self, game: GameCore, decision: Decision, seat: PlayerId) -> Decision | None:
+        """A decision a player makes for the derived ``seat`` at ``decision`` (TR-8 under
+        ``opt.botTieChoice=HUMAN``: the human breaks the bot's combo ties), or None: the mode
+        derives it (:meth:`derive`)."""
+        return None
+
+    def answered(self, game: GameCore, decision: Decision, seat: PlayerId,
+                 action: Action) -> Action:
+        """The derived ``seat``'s choice at ``decision`` from the player's answer ``action``
+        to the decision :meth:`ask_for` made."""
+        raise NotImplementedError
+
     def derived_rule(self, step: str) -> str:
         """The rule a logged event for a derived seat breaks at ``step``."""
         return "TR-3"

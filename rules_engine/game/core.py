@@ -178,6 +178,9 @@ class GameCore:
         # choices made for them, as (events applied before it, seat, action), in order
         self._derived: frozenset[PlayerId] = self.mode.derived_seats(self)
         self.derived: list[tuple[int, PlayerId, Action]] = []
+        # a derived seat's decision that a player answers for it now (ModeRules.ask_for: the
+        # human breaks the Training bot's combo ties, TR-8), with that seat
+        self._held: tuple[Decision, PlayerId] | None = None
         self._gen = self._play()
         self._advance(None)
 
@@ -217,7 +220,7 @@ class GameCore:
             raise IllegalActionError(
                 self.position(), player, action, "END-2",
                 "the game is over; no further event may follow")
-        if player in self._derived:
+        if self._derived and self._derives(player):
             raise IllegalActionError(
                 self.position(), player, action, self.mode.derived_rule(d.step),
                 f"{player.name} is played by the engine ({self.mode.mode.label} bot): its "
@@ -427,6 +430,8 @@ class GameCore:
         try:
             if sent is None:
                 self._decision = next(self._gen)
+            elif self._held is not None:  # a player answered for a derived seat
+                self._decision = self._gen.send(self._answer(sent[1]))
             else:
                 self._decision = self._gen.send(sent)
             if self._derived:
@@ -449,14 +454,19 @@ class GameCore:
         C1 commit: the bot turns over its card after the human committed, TR-5)."""
         d = self._decision
         while d is not None:
-            bots = [p for p in d.players if p in self._derived]
+            bots = [p for p in d.players if self._derives(p)]
             if not bots:
                 return
-            humans = tuple(p for p in d.players if p not in self._derived)
+            humans = tuple(p for p in d.players if not self._derives(p))
             if humans:
                 self._decision = Decision(d.step, humans, d.rule, d.check, d.options)
                 return
             seat = bots[0]
+            asked = self.mode.ask_for(self, d, seat)
+            if asked is not None:  # a player answers for the derived seat (TR-8)
+                self._held = (d, seat)
+                self._decision = asked
+                return
             action = self.mode.derive(self, d, seat)
             try:
                 d.check(seat, action)
@@ -465,6 +475,29 @@ class GameCore:
                     f"the {self.mode.mode.label} bot chose an illegal {action}: {v}") from v
             self.derived.append((self.events_applied, seat, action))
             d = self._decision = self._gen.send((seat, action))
+
+    def _answer(self, answer: Action) -> tuple[PlayerId, Action]:
+        """The held derived decision's choice from a player's answer (checked already by the
+        decision :meth:`ModeRules.ask_for` made), checked again as the derived seat's."""
+        assert self._held is not None
+        d, seat = self._held
+        self._held = None
+        action = self.mode.answered(self, d, seat, answer)
+        try:
+            d.check(seat, action)
+        except RuleViolation as v:
+            raise EngineInvariantError(
+                f"the {self.mode.mode.label} bot's answered choice {action} is illegal: {v}"
+            ) from v
+        self.derived.append((self.events_applied, seat, action))
+        return seat, action
+
+    def _derives(self, seat: PlayerId) -> bool:
+        """Whether the mode derives ``seat``'s decisions now: its bot's seat, or a seat card
+        text gave that bot control of (Mistress's Command played by a Training bot,
+        BOT-PERSEPHONE: the bot makes them, so they are derived, never logged)."""
+        return seat in self._derived or (
+            bool(self._derived) and self.controllers.get(seat, seat) in self._derived)
 
     def _ask(
         self, step: str, players: tuple[PlayerId, ...], rule: str,

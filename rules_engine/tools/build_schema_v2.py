@@ -5,7 +5,8 @@ its ``characters``, one to three, or a Survival run's bots, and optionally its `
 any ``mode`` (Training and Survival included, with their options ``hardBot`` and
 ``botTieChoice``), a
 ``character`` on every event (who acts), the ``pick`` event and the team modes' ``snapback``
-and ``tag`` events (the hard tag, the combat tags and the Ace tag). Deriving it keeps the two in
+and ``tag`` events (the hard tag, the combat tags and the Ace tag), and the ``bot_tie``
+event (Training, TR-8 under ``opt.botTieChoice=HUMAN``). Deriving it keeps the two in
 step: the ruleset options, cards and event shapes are written once, in version 1.
 
     python -m rules_engine.tools.build_schema_v2          # rewrite the file
@@ -94,6 +95,26 @@ def build(v1: dict[str, Any]) -> dict[str, Any]:
                        "from_discard": {"$ref": "#/$defs/cards"},
                        "from_deck": {"$ref": "#/$defs/cards"}},
         "required": ["tag"], "additionalProperties": False})
+    # TR-8 (opt.botTieChoice=HUMAN): the human names the bot's next combo step among the
+    # first steps of its tied combos: a combo move, a pump or stop, as those events are written
+    # (without a player: the step is the bot's)
+    steps = []
+    for branch in v1["$defs"]["event"]["oneOf"]:
+        action = branch["properties"]["action"]
+        names = [action["const"]] if "const" in action else action.get("enum", [])
+        for name in names:
+            if name in ("combo", "pump", "stop"):
+                step = copy.deepcopy(branch)
+                step["properties"] = {k: v for k, v in step["properties"].items()
+                                      if k != "player"}
+                step["properties"]["action"] = {"const": name}
+                step["additionalProperties"] = False
+                step["required"] = ["action", *step.get("required", [])]
+                steps.append(step)
+    event["oneOf"].append({
+        "properties": {"player": True, "character": True, "action": {"const": "bot_tie"},
+                       "choice": {"type": "object", "oneOf": steps}},
+        "required": ["choice"], "additionalProperties": False})
     return v2
 
 

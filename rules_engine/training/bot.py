@@ -17,8 +17,11 @@ order), TR-9 (pumps with the lowest ranks), TR-10 (a dodge's hit-back: the highe
 TR-12 (Power Up only for Aces in the discard pile, lowest-rank sets), OQ-27 (hand-limit
 discards: lowest rank first, Aces kept, ties by hand order). TR-11 (abilities): the generic
 bot passes in ability windows and takes the first legal choice inside card text that asks it;
-the per-character BOT rules (§12.2) live in :mod:`rules_engine.training.characters`
-(:data:`BOT_RULES_IMPLEMENTED` says which are played).
+TR-11 per character and the per-character BOT rules (§12.2) live in
+:mod:`rules_engine.training.characters` (:data:`BOT_RULES_IMPLEMENTED` says which are played).
+``opt.botTieChoice=HUMAN``: :func:`tied_steps` lists the tied next steps the human chooses
+among (TR-8, OQ-26); a decision of the human's seat that card text gave the bot is
+:func:`_controlled`'s.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ RULE_OF_STEP = {"C1": "TR-5", "C10": "TR-8", "C9": "TR-3", "P2": "TR-12", "P5": 
                 "K2": "OQ-27", "K1": "TR-13"}
 
 _MAX_PLAN_DEPTH = 5
+_HUMAN_SIDE = 0  # side A, seat P1: the human (side B is the bot)
 
 
 def _rank(c: Card) -> int:
@@ -76,6 +80,11 @@ def choose(game: GameCore, seat: PlayerId, d: Decision) -> Action:
     """The bot's choice at decision ``d`` (the game checks it like any other)."""
     ps = game.players[seat]
     legal = d.options(seat)
+    controller = game.controller(seat)
+    if controller is not seat and game.table.side_of(seat) == _HUMAN_SIDE:
+        # card text gave the bot the human's decisions (the bot's own seat, controlled by the
+        # human's card text, keeps its derived choices)
+        return _controlled(game, game.players[controller], ps, d, legal)
     rules = BOT_RULES.get(ps.character.id)
     if rules is not None and legal:
         pick = rules.choose(game, ps, d, legal)
@@ -106,6 +115,20 @@ def choose(game: GameCore, seat: PlayerId, d: Decision) -> Action:
         if skip in legal:
             return skip
     return first  # card text asking the bot: the first legal choice
+
+
+def _controlled(game: GameCore, bot: PlayerState, ps: PlayerState, d: Decision,
+                legal: list[Action]) -> Action:
+    """A decision of the human's seat ``ps`` that card text gave the bot (Mistress's Command):
+    the bot's BOT rule (:meth:`BotRules.control`), else pass, stop or the first legal choice."""
+    rules = BOT_RULES.get(bot.character.id)
+    pick = None if rules is None else rules.control(game, bot, ps, d, legal)
+    if pick is not None:
+        return pick
+    for skip in (Pass(), Stop()):
+        if skip in legal:
+            return skip
+    return legal[0]
 
 
 # ---------------------------------------------------------------- TR-5, TR-6, TR-7
@@ -189,7 +212,11 @@ class _Plan:
 
 def _combo(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> Action:
     """TR-8..TR-10: the first step of the highest-damage plan (moves first, then pumps)."""
-    plan = _best_plan(game, ps, legal)
+    return _first_step(_best_plan(game, ps, legal), legal)
+
+
+def _first_step(plan: _Plan, legal: Sequence[Action]) -> Action:
+    """A plan's next step: its first move, else its first pump, else stop."""
     if plan.moves:
         return plan.moves[0]
     if plan.pumps:
@@ -201,12 +228,39 @@ def _combo(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> Action:
     return Stop() if Stop() in legal else legal[0]
 
 
+def tied_steps(game: GameCore, seat: PlayerId, d: Decision) -> list[Action]:
+    """TR-8 with ``opt.botTieChoice=HUMAN``: at a combo decision of the bot that the generic
+    procedure makes (no BOT rule chooses it), the distinct next steps of its combos that tie for
+    the highest total damage, pumps included, in the engine's tie-break order; empty when
+    there is no tie (one step). The human chooses among them (OQ-26)."""
+    ps = game.players[seat]
+    if d.step != "C10" or game.controller(seat) is not seat:
+        return []
+    legal = d.options(seat)
+    if not any(isinstance(a, Combo | Pump) for a in legal):
+        return []
+    rules = BOT_RULES.get(ps.character.id)
+    if rules is not None and rules.choose(game, ps, d, legal) is not None:
+        return []
+    hand = list(ps.hand)
+    plans = sorted(_plans(game, ps, legal), key=lambda p: p.key(hand))
+    top = plans[0].damage
+    steps = dict.fromkeys(_first_step(p, legal) for p in plans if p.damage == top)
+    return list(steps) if len(steps) > 1 else []
+
+
 def _best_plan(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> _Plan:
+    hand = list(ps.hand)
+    return min(_plans(game, ps, legal), key=lambda p: p.key(hand))
+
+
+def _plans(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> list[_Plan]:
+    """Every plan from this combo decision: no move (pumps only), and each continuation."""
     hand = list(ps.hand)
     run = game.combat.run
     limit = ps.character.combo_limit
     open_targets = {a.target for a in legal if isinstance(a, Pump)}  # entries with room now
-    best = _with_pumps(game, ps, [], [], hand, open_targets)
+    out = [_with_pumps(game, ps, [], [], hand, open_targets)]
     for first in (a for a in legal if isinstance(a, Combo)):
         m = game.as_played(ps, game.resolve_move(ps, first.card, first.move, first.name, "C10"))
         rest = [c for c in hand if c is not first.card and c not in first.aces]
@@ -215,12 +269,10 @@ def _best_plan(game: GameCore, ps: PlayerState, legal: Sequence[Action]) -> _Pla
         for tail in _tails(game, ps, m, ps.combo_points_spent + (m.combo_points or 0), rest,
                            limit, 0 if closed else _MAX_PLAN_DEPTH - 1):
             moves = [first, *tail]
-            plan = _with_pumps(game, ps, moves, [first.card, *first.aces,
-                                                 *(t.card for t in tail)], hand,
-                               open_targets)
-            if plan.key(hand) < best.key(hand):
-                best = plan
-    return best
+            out.append(_with_pumps(game, ps, moves, [first.card, *first.aces,
+                                                     *(t.card for t in tail)], hand,
+                                   open_targets))
+    return out
 
 
 def _tails(game: GameCore, ps: PlayerState, prev: Move, spent: int, hand: list[Card],

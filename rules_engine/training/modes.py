@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules_engine.actions import Action
+from rules_engine.actions import Action, BotTie
+from rules_engine.errors import RuleViolation
 from rules_engine.modes import Bout, BoutOver, ModeRules
 from rules_engine.modifiers import DRAW_COUNT, Modifier
 from rules_engine.ruleset import BotTieChoice, Jokers
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
 
 #: TR-14: the heal between two Survival fights.
 SURVIVAL_HEAL = 30
-
-NOT_PLAYED_TIE_CHOICE = ("opt.botTieChoice=HUMAN (the human breaks the bot's combo ties, TR-8) "
-                         "is not played by this engine version")
 
 BOT_SIDE = 1  # side B: the bot; side A (P1) is the human
 
@@ -74,8 +72,6 @@ class Training(ModeRules):
         game.add_modifier(Modifier(DRAW_COUNT, seat, _no_draw_phase_draw, "TR-4"))
 
     def derived_seats(self, game: GameCore) -> frozenset[PlayerId]:
-        if game.ruleset.botTieChoice is not BotTieChoice.DETERMINISTIC:
-            raise ValueError(NOT_PLAYED_TIE_CHOICE)
         if game.rng is None:
             raise ValueError(f"a {self.mode.label} game is seeded (TR-5)")
         return frozenset({game.table.active(BOT_SIDE)})
@@ -85,6 +81,36 @@ class Training(ModeRules):
 
     def derived_rule(self, step: str) -> str:
         return bot.RULE_OF_STEP.get(step, "TR-11")
+
+    def ask_for(self, game: GameCore, decision: Decision, seat: PlayerId) -> Decision | None:
+        """TR-8 / OQ-26 under ``opt.botTieChoice=HUMAN``: when the bot's most damaging combos
+        tie on their next step, the human chooses it (a ``bot_tie`` event naming one of the
+        tied steps; anything else is refused, TR-8). DETERMINISTIC: the engine breaks ties."""
+        if game.ruleset.botTieChoice is not BotTieChoice.HUMAN:
+            return None
+        steps = bot.tied_steps(game, seat, decision)
+        if not steps:
+            return None
+        human = game.table.active(1 - BOT_SIDE)
+        listed = [BotTie(s) for s in steps]
+
+        def check(player: PlayerId, action: Action) -> None:
+            if not isinstance(action, BotTie):
+                raise RuleViolation("TR-8", "the bot's most damaging combos tie: choose its "
+                                            "next step among them (a bot_tie event: "
+                                            + "; ".join(str(s) for s in steps) + ")")
+            if action not in listed:
+                raise RuleViolation("TR-8", f"{action.choice} is not the next step of one of "
+                                            "the bot's tied most damaging combos (" + "; ".join(
+                                                str(s) for s in steps) + ")")
+
+        return Decision(decision.step, (human,), "TR-8", check, lambda p: list(listed))
+
+    def answered(self, game: GameCore, decision: Decision, seat: PlayerId,
+                 action: Action) -> Action:
+        """The bot plays the tied step the human chose."""
+        assert isinstance(action, BotTie)
+        return action.choice
 
     def commits_from_deck(self, game: GameCore, ps: PlayerState) -> bool:
         """TR-5: the bot's combat card comes from its deck, so it commits with an empty hand."""

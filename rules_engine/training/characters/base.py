@@ -11,8 +11,9 @@ A BOT rule changes the generic procedure at these points: the orientation of the
 the bot turns over (:meth:`BotRules.orientation`, TR-5), any decision of the bot's seat
 (:meth:`BotRules.choose`: None leaves it to the generic procedure), a decision the *human's*
 character's card text gives the bot (:meth:`BotRules.choose_against`: the rows "played by you",
-e.g. BOT-QUINCE's Two Truths piles) and the bot's end of the turn (:meth:`BotRules.end_of_turn`,
-K1 with TR-13: what a row adds after card text, e.g. BOT-ONIMARU's shuffle).
+e.g. BOT-QUINCE's Two Truths piles), the bot's end of the turn (:meth:`BotRules.end_of_turn`,
+K1 with TR-13: what a row adds after card text, e.g. BOT-ONIMARU's shuffle), and a decision
+of the human's seat that card text gave the bot (:meth:`BotRules.control`, Mistress's Command).
 
 A BOT rule that changes what an ability *does* for the bot ("Martial Mastery becomes: ...")
 gives the bot's seat other rules (:meth:`BotRules.seat_rules`): a subclass of the character's
@@ -68,3 +69,10 @@ class BotRules:
         """The rules the bot's seat plays its character with: ``rules`` (the character's own,
         fresh) unless this BOT rule changes what an ability does for the bot."""
         return rules
+
+    def control(self, game: GameCore, ps: PlayerState, seat: PlayerState, decision: Decision,
+                legal: list[Action]) -> Action | None:
+        """The bot's (``ps``) choice at a decision of the human's ``seat`` that card text gave
+        it (``game.controller``), or None: the generic procedure passes, stops or takes the
+        first legal choice."""
+        return None
