@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Pass, Pick, Snapback, Tag
+from rules_engine.assists import Assists
 from rules_engine.cards import Character, character
 from rules_engine.errors import RuleViolation
 from rules_engine.table import Table
@@ -64,6 +65,8 @@ class ModeRules:
     """Versus (the one-character case): no picks, a knockout ends the game."""
 
     mode = Mode.VERSUS
+    # Tag Team's assists (rules_engine.assists); None: the game's assist hooks never run
+    assists: Assists | None = None
 
     def before_setup(self, game: GameCore) -> Step:
         """Decisions before S-5 (none in Versus)."""
@@ -257,8 +260,8 @@ class TagTeam(ModeRules):
     when both opposing characters are defeated (TG-1); a time-out compares the life of each
     side's remaining characters (TG-10).
 
-    Not played yet: tags (TAG-*), snapbacks (SB-*) and assists (AS-*); the game is the
-    rulebook's "play without assists" variant (AS intro) with no tags.
+    Assists (AS-*) are :mod:`rules_engine.assists` (``self.assists``); ``opt.assists=OFF`` is
+    the rulebook's "play without assists" variant. The combat tags are not played here.
     """
 
     mode = Mode.TAG_TEAM
@@ -271,6 +274,7 @@ class TagTeam(ModeRules):
         self.no_tag: dict[int, int] = {}
         # seat -> the turn it must play no-card (TAG-PU-2: it came in by a hard tag)
         self.hard_tagged: dict[PlayerId, int] = {}
+        self.assists = Assists(self.down)  # AS-*: the bench's assists (DB-1)
 
     def seating(self, teams: tuple[Team, Team]) -> tuple[Table, tuple[Character, ...]] | None:
         """TG-2: the side's first declared character is active, the second benched."""
@@ -397,6 +401,8 @@ class TagTeam(ModeRules):
         if winner is not None and loser is not None and winner.kind == cb.DODGE \
                 and self.no_card_forced(game, loser):
             game.grant_full_combo(winner)
+        if self.assists is not None:  # assists hook: AS-9 / AS-16, who takes damage on both
+            self.assists.after_winner(game, winner)
 
     def side_score(self, game: GameCore, side: int) -> int:
         """TG-10: the life of the side's remaining characters."""

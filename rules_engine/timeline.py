@@ -403,6 +403,7 @@ class _Combat:
     combo: tuple[_Entry, ...]
     hit_back: bool
     comboer: PlayerId | None  # whose combo: the winner's, or one card text started (Time Stop)
+    assists: tuple[str, ...] = ()  # Tag Team: what each assist did, in words (AS-*)
 
     @staticmethod
     def of(game: Game) -> _Combat:
@@ -423,7 +424,8 @@ class _Combat:
                                     cps is not None and game.modifiers.fold(
                                         REWIND_IMMUNE, cps, e, False))
                              for e in game.combo),
-                       game.combat.run.hit_back, comboer)
+                       game.combat.run.hit_back, comboer,
+                       () if game.mode.assists is None else game.mode.assists.describe())
 
 
 def _locked_speed(game: Game, ps: PlayerState) -> int | None:
@@ -532,6 +534,7 @@ def _explain(combat: _Combat) -> str:
     else:  # neutral pairs: block/block, block/dodge, dodge/dodge (CF-11)
         parts.append(f"{sa.name}'s {_KIND_WORDS[a.kind]} and {sb.name}'s {_KIND_WORDS[b.kind]}: "
                      f"no winner ({cell})")
+    parts.extend(combat.assists)  # Tag Team's assists (AS-*): nothing in other modes
     return "; ".join(parts)
 
 

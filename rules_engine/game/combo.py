@@ -102,6 +102,9 @@ class ComboSteps(PowerUpSteps):
             if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
                 run.closed = True
             yield from self._full_combo_window(winner, m)
+        assists = self.mode.assists
+        if assists is not None and assists.placed and opener is None:
+            assists.into_combo(self, winner)  # assists hook: the assist in the combo (AS-11)
         rules = self.rules[winner.player]
         extra = rules.offers_combo_cards  # card text offered at combo decisions (Shenanigans)
         while opened:
@@ -526,6 +529,8 @@ class ComboSteps(PowerUpSteps):
                 self.journal.record(Knockdown(self.turn, "C13", hits[0].player,
                                       self.opponent(hits[0]).player))
                 yield from self.react()
+        if self.mode.assists is not None:  # assists hook: assists discarded (AS-13)
+            self.mode.assists.clear(self)
         # (b) end-of-combat window.
         yield from self.window("C13", "end_of_combat")
         for ps in fighters:

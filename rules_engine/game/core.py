@@ -170,6 +170,9 @@ class GameCore:
         self.history: list[tuple[PlayerId, Action]] = []
         self.timeout_triggered = False
         self.combat = Combat()
+        # AS-9 / AS-16 (rules_engine.assists): active seat -> its benched partner, who takes the
+        # combat damage it takes this combat too (its team assisted and lost or tied)
+        self.shares_damage: dict[PlayerId, PlayerState] = {}
         # Set by rules_engine.diagnosis only: the illegal event being explained, offered to
         # every decision the engine settles by itself (None: not diagnosing).
         self.diagnosing: Probe | None = None
@@ -674,6 +677,8 @@ class GameCore:
         target.life -= amount
         self.journal.record(DamageDealt(self.turn, self.step, target.player, source.player,
                                         amount, kind))
+        if self.shares_damage and kind == "combat" and self.mode.assists is not None:
+            self.mode.assists.share(self, target, amount, source)  # assists hook: AS-9, AS-16
 
     def discard(self, ps: PlayerState, c: Card) -> None:
         """GEN-6: a card goes to its owner's discard pile."""

@@ -3,8 +3,9 @@ for Dramatic Battle's lone player), both in play from the start, the active one 
 the other on the bench. Each test drives a seeded match through the engine (bots make the
 choices the test does not) and cites the rule it checks.
 
-Tags (TAG-*), snapbacks (SB-*) and assists (AS-*) are not played yet (the rulebook's "play
-without assists" game); their rules stay deferred in the coverage report."""
+The positions here are played without assists (``opt.assists=OFF``, the rulebook's "play
+without assists" game), so that bench life and hands change only by the rule under test;
+assists are tested in ``test_assists.py``. The self-play tests keep the default (assists on)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Drew, Healed, Knockdown
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
+from rules_engine.ruleset import OnOff, Ruleset
 from rules_engine.selfplay import play_match
 from rules_engine.team import Mode, Team
 from rules_engine.timeline import timeline
@@ -34,13 +36,18 @@ A = ("grave", "jaina")
 B = ("midori", "rook")
 
 
+NO_ASSISTS = Ruleset(assists=OnOff.OFF)
+
+
 def tag_match(seed: int = 5, a: tuple[str, ...] = A, b: tuple[str, ...] = B) -> Game:
-    return Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed)
+    return Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed,
+                          ruleset=NO_ASSISTS)
 
 
 def dramatic(seed: int = 5, lone: str = "troq", pair: tuple[str, ...] = ("lum", "grave"),
              ) -> Game:
-    return Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of((lone,)), Team.of(pair)), seed=seed)
+    return Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of((lone,)), Team.of(pair)), seed=seed,
+                          ruleset=NO_ASSISTS)
 
 
 def step(g: Game, bots: tuple[Any, Any]) -> None:
