@@ -96,10 +96,11 @@ class GreedyBot:
         pick = game.rules[player].bot_choice(game, ps, legal)
         if pick is not None and pick in legal:
             return pick
-        if Swap() in legal:  # AS-6
-            return self._swap(game, ps, legal)
-        if any(isinstance(a, Assist) for a in legal):  # AS-2
-            return self._assist(game, ps, legal)
+        if game.mode.assists is not None:  # Tag Team's assists (never in Versus)
+            if Swap() in legal:  # AS-6
+                return self._swap(game, ps, legal)
+            if any(isinstance(a, Assist) for a in legal):  # AS-2
+                return self._assist(game, ps, legal)
         if isinstance(first, NoCard) or any(isinstance(a, Commit) for a in legal):
             return self._commit(game, ps, legal)
         if any(isinstance(a, Combo | Pump) for a in legal) or isinstance(first, Stop):

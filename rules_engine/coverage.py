@@ -227,10 +227,11 @@ def _parse_tail(tail: str, longest_first: list[str], by_underscore: dict[str, st
 
 
 SUPPORTED_MODES: frozenset[str] = frozenset({"versus", "triple_threat", "training",
-                                             "tag_team", "dramatic_battle", "snapbacks"})
+                                             "tag_team", "dramatic_battle", "snapbacks",
+                                             "assists"})
 """Game modes (and parts of a mode) the engine plays: Training with its Survival variant
-(TR-14); Tag Team and Dramatic Battle with snapbacks and the hard tag (TAG-PU-2..4) but without
-the other tags and assists so far (each a part of its own below)."""
+(TR-14); Tag Team and Dramatic Battle with snapbacks, assists and the hard tag (TAG-PU-2..4)
+but without the other tags so far (a part of its own below)."""
 
 MODE_NAMES: dict[str, str] = {
     "versus": "Versus",
@@ -299,18 +300,16 @@ _SMOKE_BOMB = ("setsuki", "valerie", "midori")
 
 REQUIRES: dict[str, Requirement] = {
     # Team modes (§11): tags and assists exist only there, and the engine plays Tag Team and
-    # Dramatic Battle without them so far but for the hard tag (GL-TEAM, S-8, AB-14, INI-7,
-    # OQ-14 are in scope with the two modes; DP-8, KD-8, DB-7 and OQ-25 with snapbacks; PU-8,
-    # SB-3 and SB-4 with the hard tag).
+    # Dramatic Battle with assists but without tags so far but for the hard tag (GL-TEAM, S-8,
+    # AB-14, INI-7, OQ-14 are in scope with the two modes; DP-8, KD-8, DB-7 and OQ-25 with
+    # snapbacks; PU-8, SB-3 and SB-4 with the hard tag; DP-3, DP-5, OQ-16, OQ-23 and OQ-28
+    # with assists).
     "P4": _mode("tags", why="Power-Up tags"),
-    "DP-3": _mode("assists", why="the bench player's assist card (2v2)"),
-    "DP-5": _mode("assists", why="swapping the assist in (2v2)"),
-    "OQ-15": _mode("tags", "assists", why="chains across a tag or an assist"),
-    "OQ-16": _mode("assists", why="the swap order when assist speeds and lives are equal"),
+    # OQ-15's assist half (an assist ends a chain run) is played and tested
+    # (tests/rules_engine/test_assists.py); the tag half waits for the tags
+    "OQ-15": _mode("tags", why="chains across a tag"),
     "OQ-21": _mode("tags", why="the full combo after a dodge tag"),
     "OQ-22": _mode("tags", why="the combo after a super cancel tag"),
-    "OQ-23": _mode("assists", why="dodge + assist and the Rewind window (2v2)"),
-    "OQ-28": _mode("assists", why="Rewind when damage hits both teammates (2v2)"),
     "OQ-32": _mode("tags", why="a knockdown on a character that changes slots by a tag"),
     "TG-11": _mode("tags", why="combo points when a character tags in during a combo"),
     # Other characters' abilities: the rule is about their card text.

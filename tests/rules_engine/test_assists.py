@@ -93,7 +93,7 @@ def act(g: Game, player: PlayerId, action: Action) -> None:
 
 
 def combat_damage(g: Game, seat: PlayerId, step: str | None = None) -> int:
-    return sum(e.amount for e in g.journal if type(e) is DamageDealt  # type: ignore[attr-defined]
+    return sum(e.amount for e in g.journal if type(e) is DamageDealt
                and e.target is seat and e.turn == 1 and (step is None or e.step == step))
 
 
@@ -583,3 +583,45 @@ def test_assist_events_are_version_2_only__AS_2() -> None:
     _, log = play_match(Mode.TAG_TEAM, ("grave", "jaina"), ("midori", "rook"), 1, bot="greedy")
     again = parse_log(log.dumps())
     assert [e.action for e in again.events] == [e.action for e in log.events]
+
+
+def test_ace_costs_are_paid_before_the_swap__AS_5__AS_13() -> None:
+    """AS-5: the main cards and assists are revealed together (C2) and the main cards'
+    mandatory Ace costs are paid (C3) before the swap decisions (AS-6), so a team that then
+    swaps its Ace out has paid all the same; the Ace is discarded at C13 (AS-13)."""
+    g = tag(("valerie", "grave"), ("midori", "rook"))
+    deal(g, P1, "AS AH 2H")  # Masterpiece costs one more Ace
+    deal(g, P3, "KS 3C")
+    deal(g, P2, "9S 5H")
+    act(g, P1, Commit(c("AS"), ATTACK, "Masterpiece"))
+    act(g, P2, Commit(c("9S"), THROW))
+    act(g, P3, Assist(c("KS"), ATTACK, None, c("3C")))
+    act(g, P4, Pass())
+    assert g.step == "C3" and g.acting_players == (P3,)  # the swap decision
+    valerie = g.state(P1)
+    assert c("AH") in valerie.discard and c("AH") not in valerie.hand  # already paid
+    g.apply(P3, Swap())
+    finish_combat(g)
+    assert combat_damage(g, P2) == 7  # Whirlwind, not Masterpiece's 16
+    assert c("AS") in valerie.discard and c("KS") in g.state(P3).discard
+
+
+def test_the_reveal_window_and_the_winner_come_after_the_swap__AS_8() -> None:
+    """AS-8: after the swap decisions come the combat-reveal window (C4), lock-in (C5) and the
+    winner between the two main combat cards (C6). Valerie committed a block; once the team
+    swaps Grave's Whirlwind in, her combat action is an attack, so she may play Burst of Speed
+    on it at C4 (2.2 → 1.0), and it beats Midori's Rising Mountain (1.2)."""
+    g = tag(("valerie", "grave"), ("midori", "rook"))
+    deal(g, P1, "5S TH 2H")
+    deal(g, P3, "KS 3C")
+    deal(g, P2, "QS 4H")
+    act(g, P1, Commit(c("5S"), BLOCK))
+    act(g, P2, Commit(c("QS"), ATTACK, "Rising Mountain"))
+    act(g, P3, Assist(c("KS"), ATTACK, None, c("3C")))
+    act(g, P4, Pass())
+    g.apply(P3, Swap())
+    burst = next(a for a in g.legal_actions(P1) if "Burst" in str(a))
+    assert g.step == "C4"
+    g.apply(P1, burst)
+    finish_combat(g)
+    assert combat_damage(g, P2) == 7 and combat_damage(g, P1) == 0
