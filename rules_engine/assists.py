@@ -325,6 +325,10 @@ class Assists:
         self.set_aside.clear()
         game.shares_damage.clear()
 
+    def placed_by(self, seat: PlayerId) -> Card | None:
+        """The assist card ``seat`` placed this combat (shown once revealed, AS-5), or None."""
+        return next((p.card for p in self.placed.values() if p.seat is seat), None)
+
     def describe(self) -> tuple[str, ...]:
         """This combat's assists in words (the timeline's combat explanation)."""
         return tuple(self.outcome[s] for s in sorted(self.outcome))

@@ -133,12 +133,16 @@ def test_the_bench_places_an_assist_with_the_main_cards_hidden__AS_1__AS_2__AS_3
     # the assists are locked once all four chose: the cost goes only then (AS-4)
     g.apply(P3, Assist(c("JS"), ATTACK, "Charged Shot", c("5H")))
     assert c("5H") in g.state(P3).hand and c("JS") not in g.state(P3).hand
+    seen = g.public_view(P2)["players"]  # type: ignore[index]
+    assert "assist" not in seen["P3"]  # face down until C2 (GEN-5)
     assert set(g.acting_players) == {P1, P2, P4}
     g.apply(P4, Pass())
     g.apply(P1, NoCard())
     assert c("5H") in g.state(P3).hand
     g.apply(P2, NoCard())
     assert c("5H") in g.state(P3).discard and c("5H") not in g.state(P3).hand  # AS-4
+    assert g.step == "C3"  # the swap decision: the assists are revealed (AS-5)
+    assert g.public_view(P2)["players"]["P3"]["assist"] == "JS"  # type: ignore[index]
 
 
 def test_a_bench_without_a_jack_queen_or_king_is_not_asked__AS_1__DP_3() -> None:
