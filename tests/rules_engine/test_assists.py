@@ -64,7 +64,7 @@ def finish_combat(g: Game) -> None:
         p = g.acting_players[0]
         legal = g.legal_actions(p)
         assert not any(isinstance(a, Combo) for a in legal), (g.step, legal[:4])
-        g.apply(p, Pass() if Pass() in legal else Stop())
+        g.apply(p, Pass() if Pass() in legal else Stop() if Stop() in legal else legal[0])
 
 
 def deal(g: Game, seat: PlayerId, codes: str) -> None:
@@ -336,6 +336,23 @@ def test_after_a_dodge_the_assist_hits_back_then_rewind__AS_14__AS_TBL_3__OQ_23(
     assert len(g.state(P2).hand) == hand + 2  # RW-8: at least 1 prevented
 
 
+def test_an_assist_misses_after_a_gold_burst__AS_10__AS_TBL_2() -> None:
+    """AS-10 / AS-TBL-2: a team that won with a Gold Burst: no combo is possible and the assist
+    misses (it deals no damage and is discarded at C13)."""
+    g = tag(("grave", "jaina"), ("midori", "rook"))
+    deal(g, P1, "X1 2H")
+    deal(g, P3, "KS 5C")
+    deal(g, P2, "4S 6H")
+    act(g, P1, Commit(c("X1")))
+    act(g, P2, Commit(c("4S"), ATTACK))
+    act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
+    act(g, P4, Pass())
+    act(g, P3, Pass())
+    finish_combat(g)
+    assert combat_damage(g, P2) == 0
+    assert c("KS") in g.state(P3).discard
+
+
 def test_a_block_win_makes_the_assist_do_nothing__AS_15__AS_TBL_2() -> None:
     """AS-15 / AS-TBL-2: a team that won with a block: no combo, the assist does nothing (and is
     discarded); the block returns to hand as usual (no swap)."""
@@ -535,7 +552,8 @@ def test_self_play_with_assists_replays_as_legal__AS_2__AS_6__DP_3__DP_5(seed: i
     verdict = replay(text)
     assert verdict.status == "legal", verdict.summary()
     turns = timeline(text)
-    assert any("assist" in (t.combat.explanation if t.combat else "") for t in turns)
+    words = [t.combat.explanation for t in turns if t.combat and "assist" in t.combat.explanation]
+    assert words and all("(AS-" in w for w in words)  # each outcome cites its rule
 
 
 def test_the_bots_assist_and_swap__AS_2__AS_6() -> None:
