@@ -17,6 +17,7 @@ Dramatic Battle inherits it, and its lone side has no bench, so it never assists
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -78,16 +79,27 @@ class Assists:
         self.placed.clear()
         self.set_aside.clear()
         self.outcome.clear()
-        if game.ruleset.assists is OnOff.OFF:
-            return []
         out: list[PlayerId] = []
         for side in (0, 1):
             seats = game.table.sides[side]
             if len(seats) < 2 or seats[0] in self.down or seats[1] in self.down:
                 continue
-            if len(self.options(game, seats[1])) > 1:
+            if game.ruleset.assists is OnOff.ON and len(self.options(game, seats[1])) > 1:
                 out.append(seats[1])
+            elif game.diagnosing is not None:  # not asked: why an assist is not due (verdicts)
+                game.skipped("C1", (seats[1],), (Assist,), self._not_asked(game))
         return out
+
+    def _not_asked(self, game: GameCore) -> Callable[[PlayerId, Action], None]:
+        """Why a benched seat that was not asked at C1 may not assist (for a diagnosis)."""
+        def check(player: PlayerId, action: Action) -> None:
+            if game.ruleset.assists is OnOff.OFF:
+                raise RuleViolation("AS-2", "this match is played without assists "
+                                            "(opt.assists=OFF)")
+            self.check(game, player, action)
+            raise RuleViolation("AS-1", f"{player.name} has no Jack, Queen or King to assist "
+                                        "with and another card to pay for it")
+        return check
 
     def options(self, game: GameCore, player: PlayerId) -> list[Action]:
         """DP-3: pass, or each legal assist (a J/Q/K's attack or throw end the character may

@@ -647,3 +647,41 @@ def test_the_reveal_window_and_the_winner_come_after_the_swap__AS_8() -> None:
     g.apply(P1, burst)
     finish_combat(g)
     assert combat_damage(g, P2) == 7 and combat_damage(g, P1) == 0
+
+
+def _insert_assist_at_turn_2(log: Any, seat: str) -> tuple[dict[str, Any], int]:
+    """The log with an assist by ``seat`` as the first event of turn 2's C1, using a Jack,
+    Queen or King of its hand there (or any card), paid with another card."""
+    g = Game.for_log(log)
+    at = None
+    for i, e in enumerate(log.events):
+        if g.turn == 2 and g.step == "C1":
+            at = i
+            break
+        g.apply(e.player, e.action)
+    assert at is not None
+    ps = g.state(PlayerId[seat])
+    pick = next((x for x in ps.hand if x.rank is not None and x.rank.is_face), ps.hand[0])
+    move = next(m for m in ps.character.moves_of(pick))
+    cost = next(x for x in ps.hand if x is not pick)
+    doc = log.to_json()
+    event = {"player": seat, "character": ps.character.id, "action": "assist",
+             "card": pick.code, "move": move.type.value, "discard": cost.code}
+    if len(ps.character.moves_of_type(pick, move.type)) > 1:
+        event["name"] = move.name
+    doc["events"].insert(at, event)
+    return doc, at
+
+
+def test_a_verdict_says_why_an_assist_is_not_due__AS_2() -> None:
+    """AS-2 / ``opt.assists``: the verdict of a log with an assist in a match played without
+    assists names the rule and the reason, not just "not this seat's decision"."""
+    _, log = play_match(Mode.TAG_TEAM, ("grave", "jaina"), ("midori", "rook"), 2,
+                        bot="greedy", ruleset=Ruleset(assists=OnOff.OFF))
+    assert all(e.action.kind != "assist" for e in log.events)
+    doc, at = _insert_assist_at_turn_2(log, "P3")
+    verdict = replay(doc)
+    assert verdict.status == "illegal"
+    error = verdict.first_error
+    assert error is not None and error["index"] == at
+    assert error["rule_id"] == "AS-2" and "opt.assists=OFF" in error["reason"]
