@@ -133,7 +133,7 @@ def test_the_bench_places_an_assist_with_the_main_cards_hidden__AS_1__AS_2__AS_3
     # the assists are locked once all four chose: the cost goes only then (AS-4)
     g.apply(P3, Assist(c("JS"), ATTACK, "Charged Shot", c("5H")))
     assert c("5H") in g.state(P3).hand and c("JS") not in g.state(P3).hand
-    seen = g.public_view(P2)["players"]  # type: ignore[index]
+    seen: Any = g.public_view(P2)["players"]
     assert "assist" not in seen["P3"]  # face down until C2 (GEN-5)
     assert set(g.acting_players) == {P1, P2, P4}
     g.apply(P4, Pass())
@@ -665,7 +665,7 @@ def _insert_assist_at_turn_2(log: Any, seat: str) -> tuple[dict[str, Any], int]:
     move = next(m for m in ps.character.moves_of(pick))
     cost = next(x for x in ps.hand if x is not pick)
     doc = log.to_json()
-    event = {"player": seat, "character": ps.character.id, "action": "assist",
+    event: dict[str, Any] = {"player": seat, "character": ps.character.id, "action": "assist",
              "card": pick.code, "move": move.type.value, "discard": cost.code}
     if len(ps.character.moves_of_type(pick, move.type)) > 1:
         event["name"] = move.name
