@@ -337,6 +337,10 @@ class Assists:
         self.set_aside.clear()
         game.shares_damage.clear()
 
+    def assisted(self, side: int) -> bool:
+        """Did ``side`` assist this combat (from C1 to C13)? TAG-DODGE and TAG-LIMIT-2 ask it."""
+        return side in self.placed
+
     def placed_by(self, seat: PlayerId) -> Card | None:
         """The assist card ``seat`` placed this combat (shown once revealed, AS-5), or None."""
         return next((p.card for p in self.placed.values() if p.seat is seat), None)

@@ -685,3 +685,34 @@ def test_a_verdict_says_why_an_assist_is_not_due__AS_2() -> None:
     error = verdict.first_error
     assert error is not None and error["index"] == at
     assert error["rule_id"] == "AS-2" and "opt.assists=OFF" in error["reason"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4, 6])
+def test_no_card_changes_owner_through_an_assist__AS_13__AS_4(seed: int) -> None:
+    """AS-13 / AS-4 (GEN-6: a card goes to its owner's pile): over seeded matches with assists
+    and swaps (random and greedy bots, random teams: these seeds swap against Acrobatics, which
+    discards the combat cards at once, and with Jaina's Burning Vigor, which takes them back),
+    after every event each seat holds each of its cards at most once among hand, deck and
+    discard pile: an assist, a swapped-in card or a swapped-out main card never lands in
+    another seat's zones."""
+    from rules_engine.bots import make_bot
+    from rules_engine.characters import IMPLEMENTED
+    from rules_engine.types import Actor
+    chosen = random.Random(seed).sample(sorted(IMPLEMENTED), 4)
+    mode = Mode.TAG_TEAM if seed % 2 == 0 else Mode.DRAMATIC_BATTLE
+    a, b = (tuple(chosen[:2]), tuple(chosen[2:])) if mode is Mode.TAG_TEAM else (
+        (chosen[0],), tuple(chosen[1:3]))
+    bot = "greedy" if seed % 3 else "random"
+    bots = (make_bot(bot, seed * 2 + 1), make_bot(bot, seed * 2 + 2))
+    g = Game.for_teams(mode, (Team.of(a), Team.of(b)), seed=seed)
+    swaps = 0
+    while not g.is_over:
+        p = g.acting_players[0] if g.actor is Actor.SIMULTANEOUS else g.actor
+        assert isinstance(p, PlayerId)
+        action = bots[g.table.side_of(g.controller(p))].choose(g, p, g.legal_actions(p))
+        swaps += isinstance(action, Swap)
+        g.apply(p, action)
+        for ps in g.players:
+            held = [*ps.hand, *ps.deck, *ps.discard]
+            assert len(held) == len(set(held)), (g.turn, g.step, ps.player, action)
+    assert swaps > 0
