@@ -10,8 +10,9 @@ behind ``game.mode.assists is not None``, so Versus, Triple Threat and Training 
 here): C1 (:meth:`Assists.seats`, :meth:`check`, :meth:`options`, :meth:`place`,
 :meth:`lock`), after C3 (:meth:`swaps`), C6 (:meth:`after_winner`), the end of C8
 (:meth:`hit_at_once`), the start of C10 (:meth:`into_combo`), every piece of combat damage
-(:meth:`share`, through ``GameCore.shares_damage``) and C13 before the combat areas are
-emptied (:meth:`clear`). The Tag Team mode owns one :class:`Assists` (``TagTeam.assists``);
+(:meth:`share`, through ``GameCore.shares_damage``) and C13 after the knockdowns, before the
+end-of-combat window (:meth:`clear`); the public view (:meth:`placed_by`) and the timeline
+(:meth:`describe`) read it. The Tag Team mode owns one :class:`Assists` (``TagTeam.assists``);
 Dramatic Battle inherits it, and its lone side has no bench, so it never assists (DB-7).
 """
 
