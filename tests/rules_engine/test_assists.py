@@ -716,3 +716,26 @@ def test_no_card_changes_owner_through_an_assist__AS_13__AS_4(seed: int) -> None
             held = [*ps.hand, *ps.deck, *ps.discard]
             assert len(held) == len(set(held)), (g.turn, g.step, ps.player, action)
     assert swaps > 0
+
+
+def test_a_pumpable_swapped_assist_opens_the_rewind_window_for_its_pumps__AS_12() -> None:
+    """AS-12: a swapped-in assist is an Ender: no further combo move, only pumps if it is
+    pumpable, and the opposing active player may place a Joker or bluff against those pumps
+    (Crossfire Kick, a Linker pumped by Kings, swapped in: the Rewind Joker stops the pump)."""
+    g = tag(("grave", "jaina"), ("midori", "rook"))
+    deal(g, P1, "5S KH 2H 3H")
+    deal(g, P3, "KS 5C")
+    deal(g, P2, "9S X1 5H")
+    act(g, P1, Commit(c("5S"), BLOCK))
+    act(g, P2, Commit(c("9S"), THROW))
+    act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
+    act(g, P4, Pass())
+    act(g, P3, Swap())
+    act(g, P2, FaceDown(c("X1")))  # C9: open, for the pumps
+    assert g.step == "C10"
+    legal = g.legal_actions(P1)
+    assert not any(isinstance(a, Combo) for a in legal)  # an Ender now: no Linker follow-up
+    assert Pump(0, (c("KH"),)) in legal
+    g.apply(P1, Pump(0, (c("KH"),)))
+    finish_combat(g)
+    assert combat_damage(g, P2) == 6  # Crossfire Kick's base; the pump was prevented
