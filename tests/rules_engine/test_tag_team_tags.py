@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from rules_engine.actions import (
+    Assist,
     Combo,
     Commit,
     FaceDown,
@@ -502,11 +503,15 @@ def test_random_teams_with_combat_tags_replay_as_legal__TAG_DODGE__TAG_CONT__TAG
     turns = timeline(text)
     tagged = [t for turn in turns for t in turn.tags]
     assert len(tagged) == sum(1 for e in log.events if e.action.kind == "tag")
-    for turn in turns:  # a team's combo names who played each move
+    for turn in turns:  # a team's combo (a tag or an assist) names who played each move
         seats = {m.seat for m in turn.combo.moves} if turn.combo is not None else set()
         if seats - {None}:
-            assert len(seats) >= 2 and any(t["tag"] in ("continue", "super")
-                                           for t in turn.tags)
+            assert turn.combo is not None
+            assists = {(log.events[i].player, log.events[i].action.card.code)
+                       for i in range(*turn.events) if isinstance(log.events[i].action, Assist)}
+            by_assist = any((m.seat, m.card) in assists for m in turn.combo.moves)
+            assert by_assist or (len(seats) >= 2 and any(t["tag"] in ("continue", "super")
+                                                         for t in turn.tags))
 
 
 def test_self_play_makes_every_kind_of_tag__TAG_DODGE__TAG_CONT__TAG_SUPER__TAG_PU_1() -> None:
