@@ -232,7 +232,7 @@ SUPPORTED_MODES: frozenset[str] = frozenset({"versus", "triple_threat", "trainin
 """Game modes (and parts of a mode) the engine plays: Training with its Survival variant
 (TR-14); Tag Team and Dramatic Battle with snapbacks, tags (the hard tag, the combat tags and
 the Ace tag: rules_engine.tags) and assists (rules_engine.assists), each a part of its own
-below; the rules where tags and assists meet are a part of their own until they are played."""
+below."""
 
 MODE_NAMES: dict[str, str] = {
     "versus": "Versus",
@@ -243,7 +243,6 @@ MODE_NAMES: dict[str, str] = {
     "tags": "Tag Team's tags (TAG)",
     "assists": "Tag Team's assists (AS)",
     "snapbacks": "Tag Team's snapbacks (SB)",
-    "tags_and_assists": "Tag Team's tags and assists together",
 }
 
 
@@ -301,13 +300,11 @@ _ROOK = "rook"
 _SMOKE_BOMB = ("setsuki", "valerie", "midori")
 
 REQUIRES: dict[str, Requirement] = {
-    # Team modes (§11): tags and assists exist only there (GL-TEAM, S-8, AB-14, INI-7, OQ-14
-    # are in scope with the two modes; DP-8, KD-8, DB-7 and OQ-25 with snapbacks; PU-8, SB-3
-    # and SB-4 with the hard tag; P4, TG-11, OQ-21, OQ-22 and OQ-32 with the tags; DP-3, DP-5,
-    # OQ-16, OQ-23 and OQ-28 with assists). The rules where tags and assists meet wait for both.
-    "OQ-15": _mode("tags_and_assists", why="chains across a tag and an assist in one combo"),
-    "TAG-LIMIT-2": _mode("tags_and_assists",
-                         why="no dodge or combo-continue tag after an assist"),
+    # Team modes (§11): tags and assists exist only there, and the engine plays both (GL-TEAM,
+    # S-8, AB-14, INI-7, OQ-14 are in scope with the two modes; DP-8, KD-8, DB-7 and OQ-25 with
+    # snapbacks; PU-8, SB-3 and SB-4 with the hard tag; P4, TG-11, OQ-21, OQ-22 and OQ-32 with
+    # the tags; DP-3, DP-5, OQ-16, OQ-23 and OQ-28 with assists; OQ-15 and TAG-LIMIT-2, where
+    # tags and assists meet, with both).
     # Other characters' abilities: the rule is about their card text.
     "M-DRAGON": _chars("midori", why="Dragon Form is the only undodgeable attack"),
     "RW-13": _chars(_ROOK, why="Rock Armor"),

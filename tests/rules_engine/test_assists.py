@@ -266,7 +266,7 @@ def test_combo_points_would_run_out_without_the_reset__AS_11() -> None:
 
 
 def test_chains_do_not_run_across_an_assist__OQ_15() -> None:
-    """OQ-15 (the assist half; the tag half belongs to the tags): a chain belongs to the
+    """OQ-15 (the assist half; with a tag too: test_tag_team_tags.py): a chain belongs to the
     character that played it, and a move by another character (the assist) ends the run. 2,
     then the assist, then 3 and 4 is no 3-long chain (2-3-4 would have been)."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
