@@ -391,9 +391,43 @@ class BotTie(Action):
         return f"the bot's tied combos: {self.choice}"
 
 
+@dataclass(frozen=True, slots=True)
+class Assist(Action):
+    """Tag Team (AS-1..AS-4, DP-3): at C1 a benched player puts ``card`` face down as an assist
+    with its attack or throw end ``move`` (a Jack, Queen or King), and discards ``cost`` from
+    hand once the assists are locked (AS-4). Declining is a ``pass``. Team-mode logs only."""
+
+    kind: ClassVar[str] = "assist"
+    card: Card
+    move: MoveType
+    name: str | None
+    cost: Card
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"action": self.kind, "card": self.card.code}
+        _move_json(out, self.move, self.name)
+        out["discard"] = self.cost.code
+        return out
+
+    def __str__(self) -> str:
+        return (f"assist with {_move_str(self.card, self.move, self.name)}, discarding "
+                f"{self.cost}")
+
+
+@dataclass(frozen=True, slots=True)
+class Swap(Action):
+    """Tag Team (AS-6, DP-5): after C3 the team that assisted swaps its assist in as its main
+    combat card (declining is a ``pass``). Team-mode logs only."""
+
+    kind: ClassVar[str] = "swap"
+
+    def __str__(self) -> str:
+        return "swap the assist in"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (Draw, WinInitiative, Commit, NoCard, Keep, PayAces, FaceDown, Pass, Accept,
                 Combo, Pump, Stop, Search, PowerUp, Discard, UseAbility, Reveal, Pick, Snapback,
-                Tag, BotTie)
+                Tag, BotTie, Assist, Swap)
 }

@@ -17,6 +17,7 @@ from typing import Protocol
 from rules_engine import combat as cb
 from rules_engine.actions import (
     Action,
+    Assist,
     Combo,
     Commit,
     Discard,
@@ -30,6 +31,7 @@ from rules_engine.actions import (
     Search,
     Snapback,
     Stop,
+    Swap,
     Tag,
 )
 from rules_engine.cards import Card, ComboType, Move, MoveType, character
@@ -95,6 +97,11 @@ class GreedyBot:
         pick = game.rules[player].bot_choice(game, ps, legal)
         if pick is not None and pick in legal:
             return pick
+        if game.mode.assists is not None:  # Tag Team's assists (never in Versus)
+            if Swap() in legal:  # AS-6
+                return self._swap(game, ps, legal)
+            if any(isinstance(a, Assist) for a in legal):  # AS-2
+                return self._assist(game, ps, legal)
         if isinstance(first, NoCard) or any(isinstance(a, Commit) for a in legal):
             return self._commit(game, ps, legal)
         if game.mode.tags is not None:  # Tag Team's combat tags (C10) and Ace tag (P2)
@@ -188,6 +195,30 @@ class GreedyBot:
                 best = max(best, m.damage + (0 if closed else self._extend(
                     game, ps, m, spent + cost, rest, 3)))
         return best
+
+    @staticmethod
+    def _assist(game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
+        """AS-2 / AS-4: with five cards or more in hand, assist with the hardest-hitting Jack,
+        Queen or King end (a Starter or Linker first: it lets the combo go on, AS-11), paying
+        with the least valuable other card; otherwise keep the cards (pass)."""
+        assists = [a for a in legal if isinstance(a, Assist)]
+        if len(ps.hand) < 5:
+            return Pass()
+
+        def score(a: Assist) -> tuple[int, int, int]:
+            m = game.resolve_move(ps, a.card, a.move, a.name, "AS-1")
+            goes_on = m.follow_type in (ComboType.STARTER, ComboType.LINKER)
+            return (int(goes_on), m.damage, -_card_value(a.cost))
+        return max(assists, key=score)
+
+    @staticmethod
+    def _swap(game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
+        """AS-6: swap the assist in when the team's active player has no attack or throw as
+        its main card (no-card, a block or a dodge): the assist then fights in its place."""
+        active = game.actives[game.table.side_of(ps.player)]
+        if active.kind in (cb.NONE, cb.BLOCK, cb.DODGE):
+            return Swap()
+        return Pass()
 
     @staticmethod
     def _pick(legal: Sequence[Action]) -> Action:

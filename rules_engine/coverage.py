@@ -228,10 +228,11 @@ def _parse_tail(tail: str, longest_first: list[str], by_underscore: dict[str, st
 
 SUPPORTED_MODES: frozenset[str] = frozenset({"versus", "triple_threat", "training",
                                              "tag_team", "dramatic_battle", "snapbacks",
-                                             "tags"})
+                                             "tags", "assists"})
 """Game modes (and parts of a mode) the engine plays: Training with its Survival variant
-(TR-14); Tag Team and Dramatic Battle with snapbacks and tags (the hard tag, the combat tags and
-the Ace tag: rules_engine.tags) but without assists so far (each a part of its own below)."""
+(TR-14); Tag Team and Dramatic Battle with snapbacks, tags (the hard tag, the combat tags and
+the Ace tag: rules_engine.tags) and assists (rules_engine.assists), each a part of its own
+below."""
 
 MODE_NAMES: dict[str, str] = {
     "versus": "Versus",
@@ -303,17 +304,11 @@ _ROOK = "rook"
 _SMOKE_BOMB = ("setsuki", "valerie", "midori")
 
 REQUIRES: dict[str, Requirement] = {
-    # Team modes (§11): assists exist only there, and the engine plays Tag Team and Dramatic
-    # Battle without them so far (GL-TEAM, S-8, AB-14, INI-7, OQ-14 are in scope with the two
-    # modes; DP-8, KD-8, DB-7 and OQ-25 with snapbacks; PU-8, SB-3 and SB-4 with the hard tag;
-    # P4, TG-11, OQ-21, OQ-22 and OQ-32 with the tags).
-    "DP-3": _mode("assists", why="the bench player's assist card (2v2)"),
-    "DP-5": _mode("assists", why="swapping the assist in (2v2)"),
-    "OQ-15": _mode("assists", why="chains across an assist (the tag half is played)"),
-    "OQ-16": _mode("assists", why="the swap order when assist speeds and lives are equal"),
-    "OQ-23": _mode("assists", why="dodge + assist and the Rewind window (2v2)"),
-    "OQ-28": _mode("assists", why="Rewind when damage hits both teammates (2v2)"),
-    "TAG-LIMIT-2": _mode("assists", why="no dodge or combo-continue tag after an assist"),
+    # Team modes (§11): tags and assists exist only there, and the engine plays both (GL-TEAM,
+    # S-8, AB-14, INI-7, OQ-14 are in scope with the two modes; DP-8, KD-8, DB-7 and OQ-25 with
+    # snapbacks; PU-8, SB-3 and SB-4 with the hard tag; P4, TG-11, OQ-21, OQ-22 and OQ-32 with
+    # the tags; DP-3, DP-5, OQ-16, OQ-23 and OQ-28 with assists; OQ-15 and TAG-LIMIT-2, where
+    # tags and assists meet, with both).
     # Other characters' abilities: the rule is about their card text.
     "M-DRAGON": _chars("midori", why="Dragon Form is the only undodgeable attack"),
     "RW-13": _chars(_ROOK, why="Rock Armor"),

@@ -23,6 +23,7 @@ from typing import Any
 from rules_engine.actions import (
     Accept,
     Action,
+    Assist,
     Combo,
     Commit,
     Discard,
@@ -37,6 +38,7 @@ from rules_engine.actions import (
     Reveal,
     Search,
     Stop,
+    Swap,
     UseAbility,
     WinInitiative,
 )
@@ -52,6 +54,8 @@ _EXPECTED: tuple[tuple[tuple[type[Action], ...], str], ...] = (
     ((Reveal,), "record the card they revealed at random"),
     ((WinInitiative,), "record who won the initiative"),
     ((Commit, NoCard), "commit a combat card or declare no-card"),
+    ((Assist,), "place an assist face down or pass"),  # AS-2 (Tag Team's bench)
+    ((Swap,), "swap the assist in or pass"),  # AS-6
     ((PayAces,), "choose the Aces that pay the mandatory cost"),
     ((Keep,), "keep their combat card or choose again"),
     ((FaceDown,), "place a Rewind or bluff card face down, or pass"),

@@ -27,6 +27,7 @@ from rules_engine.actions import (
     ACTION_TYPES,
     Accept,
     Action,
+    Assist,
     BotTie,
     Combo,
     Commit,
@@ -44,6 +45,7 @@ from rules_engine.actions import (
     Search,
     Snapback,
     Stop,
+    Swap,
     Tag,
     UseAbility,
     WinInitiative,
@@ -333,6 +335,8 @@ _ALLOWED_KEYS: dict[str, set[str]] = {
     "snapback": {"card"},
     "tag": {"tag", "card", "partner_card", "move", "name", "aces", "sets", "from_discard",
             "from_deck"},
+    "assist": {"card", "move", "name", "discard"},  # AS-2, AS-4 (version 2)
+    "swap": set(),  # AS-6 (version 2)
     "bot_tie": {"choice"},
 }
 
@@ -392,14 +396,14 @@ def _parse_event(data: Any, path: str, version: int,
     player = _player(d.get("player"), f"{path}.player", seats)
     kind = r.string("action")
     assert kind is not None
-    team_only = ("pick", "snapback", "tag", "bot_tie")
+    team_only = ("pick", "snapback", "tag", "assist", "swap", "bot_tie")
     if kind not in ACTION_TYPES or (kind in team_only and version < 2):
         kinds = [k for k in ACTION_TYPES if version >= 2 or k not in team_only]
         raise r.fail(f"unknown action {kind!r} (expected one of {', '.join(kinds)})"
                      + ("; picks belong to team-mode logs, format version 2"
                         if kind == "pick" else "")
-                     + ("; snapbacks and tags belong to team-mode logs, format version 2"
-                        if kind in ("snapback", "tag") else "")
+                     + ("; snapbacks, tags and assists belong to team-mode logs, format "
+                        "version 2" if kind in ("snapback", "tag", "assist", "swap") else "")
                      + ("; a bot tie choice belongs to a Training log, format version 2"
                         if kind == "bot_tie" else ""), "action")
     acting: str | None = None
@@ -472,6 +476,13 @@ def _parse_event(data: Any, path: str, version: int,
         choice = _parse_event({**inner.obj(), "player": d.get("player")}, inner.path, 1,
                               characters, seats).action
         action = BotTie(choice)
+    elif kind == "assist":  # AS-2 / AS-4
+        assisted = _move_type(r, required=True)
+        assert assisted is not None
+        action = Assist(r.card("card"), assisted, r.string("name", required=False),
+                        r.card("discard"))
+    elif kind == "swap":  # AS-6
+        action = Swap()
     elif kind == "pick":
         incoming = r.string("incoming")
         assert incoming is not None

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Pass, Pick, Snapback, Tag
+from rules_engine.assists import Assists
 from rules_engine.cards import Character, character
 from rules_engine.errors import RuleViolation
 from rules_engine.table import Table
@@ -67,6 +68,8 @@ class ModeRules:
     mode = Mode.VERSUS
     # Tag Team's combat tags and Ace tag (rules_engine.tags); None: the mode has no tags
     tags: CombatTags | None = None
+    # Tag Team's assists (rules_engine.assists); None: the game's assist hooks never run
+    assists: Assists | None = None
 
     def before_setup(self, game: GameCore) -> Step:
         """Decisions before S-5 (none in Versus)."""
@@ -278,8 +281,9 @@ class TagTeam(ModeRules):
     side's remaining characters (TG-10).
 
     Tags: the hard tag (:meth:`power_up_tags`), the combat tags and the Ace tag
-    (:attr:`tags`, rules_engine.tags); snapbacks (:meth:`snapback`). Not played yet: assists
-    (AS-*); the game is the rulebook's "play without assists" variant (AS intro).
+    (:attr:`tags`, rules_engine.tags); snapbacks (:meth:`snapback`). Assists (AS-*) are
+    :mod:`rules_engine.assists` (:attr:`assists`); ``opt.assists=OFF`` is the rulebook's "play
+    without assists" variant.
     """
 
     mode = Mode.TAG_TEAM
@@ -295,6 +299,7 @@ class TagTeam(ModeRules):
         # side -> the turn it made an Ace tag (TAG-PU-1: one tag a Power Up, no hard tag too)
         self.ace_tagged: dict[int, int] = {}
         self.tags = CombatTags(self.down, self._tag_banned, self.ace_tagged)
+        self.assists = Assists(self.down)  # AS-*: the bench's assists (DB-1)
 
     def _tag_banned(self, game: GameCore, ps: PlayerState) -> bool:
         """TAG-PU-3 / SB-3 / SB-4: ``ps``'s side may not tag in this turn's Power Up (its
@@ -432,6 +437,8 @@ class TagTeam(ModeRules):
         if winner is not None and loser is not None and winner.kind == cb.DODGE \
                 and self.no_card_forced(game, loser):
             game.grant_full_combo(winner)
+        if self.assists is not None:  # assists hook: AS-9 / AS-16, who takes damage on both
+            self.assists.after_winner(game, winner)
 
     def side_score(self, game: GameCore, side: int) -> int:
         """TG-10: the life of the side's remaining characters."""

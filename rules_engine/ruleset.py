@@ -217,6 +217,7 @@ class Ruleset:
     rollingPandaBlock: RollingPandaBlock = RollingPandaBlock.NONE     # lum.md conflict
     ttFreshBoutTurn1: bool = False                                    # OQ-17
     hardBot: OnOff = OnOff.OFF                                        # TR-7
+    assists: OnOff = OnOff.ON                                         # AS (Tag Team, DB-1)
     botTieChoice: BotTieChoice = BotTieChoice.DETERMINISTIC           # TR-8, OQ-26
 
     def starting_life(self, character_id: str, printed: int) -> int:

@@ -18,7 +18,9 @@ Decisions where RULES.md leaves room (docs/rules-engine.md, "Tag Team and Dramat
 built"): the combat tags are options of the active player's C10 decision (the team's decision,
 DP-7), logged as its ``tag`` event; a dodge tag is made before the hit-back (it replaces it);
 the super cancel tag's 50% is applied last, after card text that changes the super's damage.
-Not here: TAG-LIMIT-2 and the "did not assist" condition of TAG-DODGE need assists.
+TAG-LIMIT-2 and TAG-DODGE's "did not assist this combat" ask the mode's assists
+(:meth:`rules_engine.assists.Assists.assisted`); an assist in the combo is a segment of the
+benched seat, so a chain run stops at it as at a tag (OQ-15, :func:`segment_chains`).
 """
 
 from __future__ import annotations
@@ -52,9 +54,12 @@ def is_super(e: ComboEntry) -> bool:
 
 
 def segment_chains(game: GameCore, run: ComboRun) -> list[int]:
-    """OQ-15 / CH-1: a chain belongs to the character that played it; a tag (a move by another
-    character) ends the run. Each segment of the combo is counted on its own and its chains go
-    to its seat (CH-4: claimed in that seat's Power Up); returns them all, in order."""
+    """OQ-15 / CH-1: a chain belongs to the character that played it; a tag or an assist (a
+    move by another character) ends the run. Each segment of the combo is counted on its own
+    and its chains go to its seat (CH-4: claimed in that seat's Power Up); returns them all, in
+    order. A lone hit-back (an assist after a dodge, AS-14) makes no chain, as in Versus."""
+    if run.hit_back and not run.full_combo:
+        return []
     out: list[int] = []
     for seg in run.segments:
         found = cb.chain_lengths([e.move for e in seg.entries],
@@ -117,7 +122,10 @@ class CombatTags:
         return out
 
     def _violation(self, game: GameCore, ps: PlayerState, which: str) -> RuleViolation | None:
-        """Why ``ps``'s side may not make a ``which`` tag now (its costs and the super aside)."""
+        """Why ``ps``'s side may not make a ``which`` tag now (its costs and the super aside).
+        TAG-DODGE / TAG-LIMIT-2: a team that assisted this combat (``Assists.assisted``, from
+        C1 to C13, swapped or not) makes no dodge tag and no combo-continue tag; it may still
+        super cancel tag."""
         run = game.combat.run
         combo = run.entries
         if which == SUPER:
@@ -126,6 +134,13 @@ class CombatTags:
                                                   f"attack or throw) that {ps.player.name} "
                                                   "just hit with")
             return None
+        assists = game.mode.assists
+        if assists is not None and assists.assisted(game.table.side_of(ps.player)):
+            if which == DODGE:  # TAG-DODGE's own condition: the team did not assist
+                return RuleViolation("TAG-DODGE", "a dodge tag needs a team that did not "
+                                                  "assist this combat (TAG-LIMIT-2)")
+            return RuleViolation("TAG-LIMIT-2", "the team assisted this combat: no dodge or "
+                                                "combo-continue tag, only super cancel tags")
         if self._limited:
             return RuleViolation("TAG-LIMIT-1", "after a dodge tag or a combo-continue tag only "
                                                 "super cancel tags are allowed in this combo")

@@ -421,6 +421,7 @@ class _Combat:
     combo: tuple[_Entry, ...]
     hit_back: bool
     comboer: PlayerId | None  # whose combo: the winner's, or one card text started (Time Stop)
+    assists: tuple[str, ...] = ()  # Tag Team: what each assist did, in words (AS-*)
 
     @staticmethod
     def of(game: Game) -> _Combat:
@@ -437,7 +438,8 @@ class _Combat:
         comboer = winner if game.combo_seat is None else game.combo_seat
         cps = None if comboer is None else game.players[comboer]
         segments = game.combat.run.segments
-        if len(segments) > 1:  # a combat tag: each move with the seat that played it
+        if len(segments) > 1 or (segments and segments[0].seat is not comboer):
+            # a combat tag or an assist: each move with the seat that played it
             entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
                                    game.modifiers.fold(REWIND_IMMUNE, game.players[s.seat], e,
                                                        False), s.seat)
@@ -448,7 +450,8 @@ class _Combat:
                                        REWIND_IMMUNE, cps, e, False))
                             for e in game.combo)
         return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
-                       entries, game.combat.run.hit_back, comboer)
+                       entries, game.combat.run.hit_back, comboer,
+                       () if game.mode.assists is None else game.mode.assists.describe())
 
 
 def _locked_speed(game: Game, ps: PlayerState) -> int | None:
@@ -559,6 +562,7 @@ def _explain(combat: _Combat) -> str:
     else:  # neutral pairs: block/block, block/dodge, dodge/dodge (CF-11)
         parts.append(f"{sa.name}'s {_KIND_WORDS[a.kind]} and {sb.name}'s {_KIND_WORDS[b.kind]}: "
                      f"no winner ({cell})")
+    parts.extend(combat.assists)  # Tag Team's assists (AS-*): nothing in other modes
     return "; ".join(parts)
 
 

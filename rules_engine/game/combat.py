@@ -18,6 +18,7 @@ from rules_engine.actions import (
     PayAces,
     Pump,
 )
+from rules_engine.assists import Assists
 from rules_engine.cards import Card, Character, Move
 from rules_engine.effects import fire
 from rules_engine.errors import (
@@ -77,6 +78,11 @@ class CombatSteps(ComboSteps):
             for ps in self.actives:
                 if not ps.hand:  # C1: an empty hand declares no-card
                     self.skipped("C1", (ps.player,), (Commit,), self._check_commit)
+        assists = self.mode.assists
+        bench = [] if assists is None else assists.seats(self)  # assists hook: AS-2, DP-3
+        if bench:
+            assert assists is not None
+            yield from self._commits_with_assists(pending, bench, assists)
         while pending:
             player, action = yield from self._ask(
                 "C1", tuple(pending), "C1", self._check_commit, self._commit_options)
@@ -96,6 +102,8 @@ class CombatSteps(ComboSteps):
             self._apply_voids()
         # C3: mandatory Ace costs, in initiative order (OQ-30).
         yield from self._ace_costs()
+        if assists is not None and assists.placed:  # assists hook: the swaps (AS-6, AS-7)
+            yield from assists.swaps(self)
         # C4: combat-reveal window.
         yield from self.window("C4", "combat_reveal")
         if self.combat.ended:  # card text cancelled the combat here (Acrobatics): no winner
@@ -179,6 +187,8 @@ class CombatSteps(ComboSteps):
         yield from self.react()
         if winner is not None and loser is not None and not self.combat.no_combo \
                 and winner.kind in (cb.ATTACK, cb.THROW, cb.DODGE):
+            if assists is not None and assists.placed:  # assists hook: AS-10, AS-11, AS-14
+                yield from assists.hit_at_once(self, winner, loser)
             yield from self._rewind_and_combo(winner, loser)
             # TAGS: a winner a combat tag took to the bench makes no second combo (TG-7), and
             # a loser's armour hits the opposing active character
@@ -202,6 +212,32 @@ class CombatSteps(ComboSteps):
         elif self.diagnosing is not None:
             self._skipped_no_combo(winner, loser, result)
         yield from self._end_of_combat(winner, loser, result)
+
+    def _commits_with_assists(self, pending: list[PlayerId], bench: list[PlayerId],
+                              assists: Assists) -> Step:
+        """C1 with assists (AS-2, AS-3, DP-2, DP-3): the active seats commit and the benched
+        seats in ``bench`` place an assist or pass, all hidden and at the same time (GEN-5);
+        then the assists are locked and paid for (AS-4). Empties ``pending``."""
+        def check(player: PlayerId, action: Action) -> None:
+            if player in bench:
+                assists.check(self, player, action)
+            else:
+                self._check_commit(player, action)
+
+        def options(player: PlayerId) -> list[Action]:
+            return assists.options(self, player) if player in bench \
+                else self._commit_options(player)
+
+        waiting = [*pending, *bench]
+        while waiting:
+            player, action = yield from self._ask("C1", tuple(waiting), "C1", check, options)
+            waiting.remove(player)
+            if player in bench:
+                assists.place(self, player, action)
+            else:
+                self._place(self.players[player], action)
+        pending.clear()
+        assists.lock(self)
 
     def _skipped_no_combo(self, winner: PlayerState | None, loser: PlayerState | None,
                           result: cb.CombatResult) -> None:

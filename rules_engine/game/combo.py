@@ -104,6 +104,10 @@ class ComboSteps(PowerUpSteps):
             if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
                 run.closed = True
             yield from self._full_combo_window(winner, m)
+        assists = self.mode.assists
+        if assists is not None and assists.placed and opener is None:
+            # assists hook: the assist in the combo (AS-11), a segment of the benched seat's
+            assists.into_combo(self, winner)
         # the seat playing the combo now: ``winner``, until a combat tag switches it (TAGS)
         acting = winner
         tags = self.mode.tags  # TAGS hook: Tag Team's combat tags (None in other modes)
@@ -582,6 +586,8 @@ class ComboSteps(PowerUpSteps):
                 self.journal.record(Knockdown(self.turn, "C13", hits[0].player,
                                       self.opponent(hits[0]).player))
                 yield from self.react()
+        if self.mode.assists is not None:  # assists hook: assists discarded (AS-13)
+            self.mode.assists.clear(self)
         # (b) end-of-combat window.
         yield from self.window("C13", "end_of_combat")
         for ps in fighters:

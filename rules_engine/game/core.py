@@ -170,6 +170,9 @@ class GameCore:
         self.history: list[tuple[PlayerId, Action]] = []
         self.timeout_triggered = False
         self.combat = Combat()
+        # AS-9 / AS-16 (rules_engine.assists): active seat -> its benched partner, who takes the
+        # combat damage it takes this combat too (its team assisted and lost or tied)
+        self.shares_damage: dict[PlayerId, PlayerState] = {}
         # Set by rules_engine.diagnosis only: the illegal event being explained, offered to
         # every decision the engine settles by itself (None: not diagnosing).
         self.diagnosing: Probe | None = None
@@ -715,12 +718,17 @@ class GameCore:
     def _damage(self, target: PlayerState, amount: int, source: PlayerState, kind: str) -> None:
         """Deal damage (GL-DAMAGE); ``kind`` is combat, block or ability (for facts). OQ-02:
         damage is not applied to a character already defeated (a team mode plays on after a
-        knockout; the mode says who is defeated, so Versus only compares life here)."""
-        if amount <= 0 or (target.life <= 0 and self.mode.is_defeated(self, target)):
+        knockout; the mode says who is defeated, so Versus only compares life here), but the
+        combat carries on against the survivors still being hit: combat damage its team shares
+        (AS-9, AS-16) still hits its benched partner."""
+        if amount <= 0:
             return
-        target.life -= amount
-        self.journal.record(DamageDealt(self.turn, self.step, target.player, source.player,
-                                        amount, kind))
+        if not (target.life <= 0 and self.mode.is_defeated(self, target)):
+            target.life -= amount
+            self.journal.record(DamageDealt(self.turn, self.step, target.player,
+                                            source.player, amount, kind))
+        if self.shares_damage and kind == "combat" and self.mode.assists is not None:
+            self.mode.assists.share(self, target, amount, source)  # assists hook: AS-9, AS-16
 
     def discard(self, ps: PlayerState, c: Card) -> None:
         """GEN-6: a card goes to its owner's discard pile."""

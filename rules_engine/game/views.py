@@ -41,6 +41,10 @@ class Views(GameCore):
             }
             if self.step not in ("C1", "S-5", "S-6") and ps.combat_card is not None:
                 entry["combat_card"] = ps.combat_card.code  # revealed at C2
+            if self.mode.assists is not None and self.step not in ("C1", "S-5", "S-6"):
+                assist = self.mode.assists.placed_by(ps.player)  # assists hook (AS-2, AS-5)
+                if assist is not None:
+                    entry["assist"] = assist.code  # face down at C1, revealed at C2
             if ps.ongoing:
                 entry["ongoing"] = [e.to_json() for e in ps.ongoing]
             if ps.attached:

@@ -4,9 +4,10 @@ Version 2 (docs/log-format.md §6) is version 1 with ``sides`` instead of ``play
 its ``characters``, one to three, or a Survival run's bots, and optionally its ``players``),
 any ``mode`` (Training and Survival included, with their options ``hardBot`` and
 ``botTieChoice``), a
-``character`` on every event (who acts), the ``pick`` event and the team modes' ``snapback``
-and ``tag`` events (the hard tag, the combat tags and the Ace tag), and the ``bot_tie``
-event (Training, TR-8 under ``opt.botTieChoice=HUMAN``). Deriving it keeps the two in
+``character`` on every event (who acts), the ``pick`` event and the team modes' ``snapback``,
+``tag`` (the hard tag, the combat tags and the Ace tag), ``assist`` and ``swap`` events and
+``opt.assists``, and the ``bot_tie`` event (Training, TR-8 under ``opt.botTieChoice=HUMAN``).
+Deriving it keeps the two in
 step: the ruleset options, cards and event shapes are written once, in version 1.
 
     python -m rules_engine.tools.build_schema_v2          # rewrite the file
@@ -40,6 +41,7 @@ def build(v1: dict[str, Any]) -> dict[str, Any]:
     options = props["ruleset"]["properties"]  # the options only a version-2 mode reads
     options["ttFreshBoutTurn1"] = {"type": "boolean"}  # OQ-17
     options["hardBot"] = {"enum": ["OFF", "ON"]}  # TR-7
+    options["assists"] = {"enum": ["ON", "OFF"]}  # AS: play without assists (Tag Team, DB)
     options["botTieChoice"] = {"enum": ["DETERMINISTIC", "HUMAN"]}  # TR-8, OQ-26
     del props["players"]
     character = v1["$defs"]["player"]["properties"]["character"]
@@ -95,6 +97,14 @@ def build(v1: dict[str, Any]) -> dict[str, Any]:
                        "from_discard": {"$ref": "#/$defs/cards"},
                        "from_deck": {"$ref": "#/$defs/cards"}},
         "required": ["tag"], "additionalProperties": False})
+    event["oneOf"].append({  # AS-2 / AS-4 / DP-3: a benched player's assist at C1
+        "properties": {"player": True, "character": True, "action": {"const": "assist"},
+                       "card": {"$ref": "#/$defs/card"}, "move": {"enum": ["attack", "throw"]},
+                       "name": {"type": "string"}, "discard": {"$ref": "#/$defs/card"}},
+        "required": ["card", "move", "discard"], "additionalProperties": False})
+    event["oneOf"].append({  # AS-6 / DP-5: the team swaps its assist in
+        "properties": {"player": True, "character": True, "action": {"const": "swap"}},
+        "additionalProperties": False})
     # TR-8 (opt.botTieChoice=HUMAN): the human names the bot's next combo step among the
     # first steps of its tied combos: a combo move, a pump or stop, as those events are written
     # (without a player: the step is the bot's)

@@ -239,7 +239,8 @@ def _variants() -> list[object]:
         r.Ruleset(shuffleTrigger=r.ShuffleTrigger.SEARCHED_DECK, doubleKO=r.DoubleKO.HIGHER_LIFE,
                   faceBlockParity=r.FaceBlockParity.IMMUNE, timeout=r.Timeout.NO_DRAWS,
                   maxTurns=60, afterNormalAttackOnly=True, dodgeVsNoCardAttackOnly=True,
-                  hardBot=r.OnOff.ON, botTieChoice=r.BotTieChoice.HUMAN),  # Training only
+                  hardBot=r.OnOff.ON, botTieChoice=r.BotTieChoice.HUMAN,  # Training only
+                  assists=r.OnOff.OFF),  # Tag Team only (AS): no effect in Versus
     ]
 
 

@@ -4,8 +4,10 @@ the other on the bench. Each test drives a seeded match through the engine (bots
 choices the test does not) and cites the rule it checks.
 
 Snapbacks (SB-*) and the hard tag (TAG-PU-2..4) are tested here, the combat tags and the Ace
-tag in test_tag_team_tags.py; assists (AS-*) are not played yet (the rulebook's "play without
-assists" game): their rules stay deferred in the coverage report."""
+tag in test_tag_team_tags.py, assists (AS-*) in test_assists.py. The positions here are played
+without assists (``opt.assists=OFF``, the rulebook's "play without assists" game), so that
+bench life and hands change only by the rule under test; the self-play tests keep the default
+(assists on)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Drew, Healed, Knockdown
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
+from rules_engine.ruleset import OnOff, Ruleset
 from rules_engine.selfplay import play_match
 from rules_engine.team import Mode, Team
 from rules_engine.timeline import timeline
@@ -35,13 +38,18 @@ A = ("grave", "jaina")
 B = ("midori", "rook")
 
 
+NO_ASSISTS = Ruleset(assists=OnOff.OFF)
+
+
 def tag_match(seed: int = 5, a: tuple[str, ...] = A, b: tuple[str, ...] = B) -> Game:
-    return Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed)
+    return Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed,
+                          ruleset=NO_ASSISTS)
 
 
 def dramatic(seed: int = 5, lone: str = "troq", pair: tuple[str, ...] = ("lum", "grave"),
              ) -> Game:
-    return Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of((lone,)), Team.of(pair)), seed=seed)
+    return Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of((lone,)), Team.of(pair)), seed=seed,
+                          ruleset=NO_ASSISTS)
 
 
 def step(g: Game, bots: tuple[Any, Any]) -> None:
@@ -365,15 +373,17 @@ def test_random_teams_replay_as_legal__TG_1__DB_1(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_mutated_event_is_caught__TG_7(seed: int) -> None:
-    """TG-7: a log where a benched seat's event is moved to another seat, or a card is
-    changed, is not legal."""
+    """TG-7: a log where an active seat's commit is moved to its benched partner's seat (only
+    the active seats commit) is not legal."""
     _, log = play_match(Mode.TAG_TEAM, A, B, seed, bot="greedy")
     doc = log.to_json()
     rng = random.Random(seed)
     commits = [i for i, e in enumerate(doc["events"]) if e["action"] == "commit"]
     i = rng.choice(commits)
     bad = json.loads(json.dumps(doc))
-    bad["events"][i]["player"] = "P3" if bad["events"][i]["player"] == "P1" else "P4"
+    partner = {"P1": "P3", "P3": "P1", "P2": "P4", "P4": "P2"}  # a tag may make P3/P4 active
+    assert bad["events"][i]["player"] in partner
+    bad["events"][i]["player"] = partner[bad["events"][i]["player"]]
     assert replay(bad).status == "illegal"
 
 

@@ -1,10 +1,14 @@
 """Tag Team's tags during combat and the Ace tag (RULES.md §11.2: TAG-DODGE, TAG-CONT,
-TAG-SUPER, TAG-LIMIT-1, TAG-LIMIT-3, TG-11, TAG-PU-1; OQ-02, OQ-15, OQ-21, OQ-22, OQ-32).
+TAG-SUPER, TAG-LIMIT-1, TAG-LIMIT-3, TG-11, TAG-PU-1; OQ-02, OQ-15, OQ-21, OQ-22, OQ-32),
+and the tags with assists (TAG-LIMIT-2, TAG-DODGE's "did not assist", OQ-15 across a
+tag and an assist, OQ-02 with shared damage).
 
 The scripted tests set up a position at turn 1's commit (the hands, "a position set up for the
 test") and drive a seeded Tag Team match through the engine: the choices the test names are
 applied, every other decision takes its neutral choice (pass, stop, no Power Up). The property
-tests play random teams with the bots, which use the combat tags."""
+tests play random teams with the bots, which use the combat tags and assists (on by default;
+the positions before "tags and assists together" have benches that pass or hold no Jack, Queen
+or King)."""
 
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from typing import Any
 import pytest
 
 from rules_engine.actions import (
+    Assist,
     Combo,
     Commit,
     FaceDown,
@@ -28,6 +33,7 @@ from rules_engine.actions import (
 )
 from rules_engine.bots import make_bot
 from rules_engine.cards import MoveType, card
+from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Healed, JokerUsed
 from rules_engine.log import parse_log
@@ -473,6 +479,171 @@ def test_the_lone_player_never_tags__DB_7() -> None:
     pytest.fail("no C10 decision of the lone player in 20 seeded matches")
 
 
+# ------------------------------------------------------------------ tags and assists together
+
+
+def assist_match(a: tuple[str, str], b: tuple[str, str] = ("midori", "rook")) -> Game:
+    """A Tag Team game (assists on, the default) at turn 1's C1 whose four seats are all in
+    the C1 decision: each bench was dealt a Jack, Queen or King when combat began (the test
+    deals the hands it needs afterwards)."""
+    for seed in range(3, 103):
+        g = tag_match(seed, a, b)
+        if g.step == "C1" and len(g.acting_players) == 4:
+            return g
+    raise AssertionError("no seed deals both benches an assist")
+
+
+def dodge_assist_position(assist: bool) -> Game:
+    """Turn 1: Grave (P1) dodges Midori's (P2) attack; Lum (P3) assists with Rolling Panda (a
+    Queen: pumpable with a Queen, so P1 has a C10 decision after it) or passes."""
+    g = assist_match(("grave", "lum"))
+    set_hand(g, P1, "2H QH 9C")
+    set_hand(g, P3, "QS 5C 7D")
+    set_hand(g, P2, "4H 5H")
+    set_hand(g, P4, "2C")
+    g.apply(P1, Commit(card("2H"), DODGE))
+    g.apply(P2, Commit(card("4H"), ATTACK))
+    g.apply(P3, Assist(card("QS"), ATTACK, None, card("5C")) if assist else Pass())
+    drive(g, c10(P1))
+    return g
+
+
+def test_no_dodge_tag_for_a_team_that_assisted__TAG_DODGE__TAG_LIMIT_2() -> None:
+    """TAG-DODGE: the dodge tag needs a team that won with a dodge **and did not assist this
+    combat**; TAG-LIMIT-2 says the same of any team that assisted. Without the assist the
+    dodge tag is offered at C10; with it (the assist hits as the hit-back, AS-14) it is not,
+    and one is refused for that reason."""
+    g = dodge_assist_position(assist=False)
+    assert g.step == "C10" and tags_of(g, P1, "dodge")
+    g = dodge_assist_position(assist=True)
+    assert g.step == "C10" and g.acting_players == (P1,)
+    assert g.mode.assists is not None and g.mode.assists.assisted(0)
+    assert not tags_of(g, P1, "dodge") and not tags_of(g, P1, "continue")
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(P1, Tag("dodge", card=card("9C"), partner_card=card("7D")))
+    assert err.value.rule_id == "TAG-DODGE" and "did not assist" in str(err.value)
+
+
+def assisted_combo(assist: bool) -> Game:
+    """Turn 1: Grave (P1) hits Midori's (P2) throw with a normal 2; Gloria (P3) assists with
+    Moonlight Sphere (a Linker: it hits at once, Grave's points reset and the combo goes on,
+    AS-11) or passes; Grave then combos a 3. Gloria holds the super Twilight Key (an Ace
+    Linker, 1 more Ace) and two normals."""
+    g = assist_match(("grave", "gloria"))
+    set_hand(g, P1, "2S 3H 4H AH 9C")
+    set_hand(g, P3, "JS 5C AS AD 2C 3C")
+    set_hand(g, P2, "9S 5H")
+    set_hand(g, P4, "2D")
+    g.apply(P1, Commit(card("2S"), ATTACK))
+    g.apply(P2, Commit(card("9S"), THROW))
+    g.apply(P3, Assist(card("JS"), ATTACK, "Moonlight Sphere", card("5C")) if assist
+            else Pass())
+    drive(g, c10(P1))
+    g.apply(P1, Combo(card("3H"), ATTACK))
+    return g
+
+
+TWILIGHT_KEY = Tag("super", card=card("AS"), move=ATTACK, name="Twilight Key",
+                   aces=(card("AD"),))
+
+
+def test_no_combo_continue_tag_after_an_assist_but_a_super_cancel_tag__TAG_LIMIT_2__TG_11(
+        ) -> None:
+    """TAG-LIMIT-2: a team that assisted this combat may not combo-continue tag (without the
+    assist the same combo offers it), but it may still super cancel tag: the benched player who
+    assisted tags in with its super; TG-11 / OQ-22: its spent points reset to 0 and the super
+    is charged to them (2), then it goes on by the follow rules."""
+    g = assisted_combo(assist=False)
+    assert tags_of(g, P1, "continue")
+    g = assisted_combo(assist=True)
+    grave, gloria = g.state(P1), g.state(P3)
+    assert g.combat.run.segments[1].seat is P3  # the assist: the benched seat's move
+    assert grave.combo_points_spent == 1  # reset by the Linker assist (AS-11), then the 3
+    assert not tags_of(g, P1, "continue") and not tags_of(g, P1, "dodge")
+    assert illegal_rule(g, P1, Tag("continue", card=card("9C"), partner_card=card("2C"))) \
+        == "TAG-LIMIT-2"
+    g.apply(P1, Combo(card("4H"), ATTACK))
+    g.apply(P1, Combo(card("AH"), ATTACK, "True-Spark Arc"))  # a super, an Ender
+    assert TWILIGHT_KEY in tags_of(g, P1, "super")
+    g.apply(P1, TWILIGHT_KEY)
+    assert g.table.sides[0] == (P3, P1) and g.acting_players == (P3,)
+    assert gloria.combo_points_spent == 2  # from 0 (TG-11), the super charged (OQ-22)
+    g.apply(P3, Combo(card("2C"), ATTACK))  # after a Linker: any normal
+    g.apply(P3, Combo(card("3C"), ATTACK))
+    assert gloria.combo_points_spent == 4
+
+
+def test_chains_across_an_assist_and_a_tag_belong_to_their_character__OQ_15__CH_1() -> None:
+    """OQ-15 (both halves in one combo): a chain belongs to the character that played it, and
+    any move by another character (the assist, the tag's super) ends the run. Grave's 2, then
+    Gloria's assist, then Grave's 3-4 and super, then Gloria's tagged-in super and 2-3: Grave
+    made chains of 1 and 2 (2-3-4 is broken by the assist), Gloria one of 2 (hers, not
+    Grave's); the team's combo record lists them all, in order."""
+    g = assisted_combo(assist=True)
+    g.apply(P1, Combo(card("4H"), ATTACK))
+    g.apply(P1, Combo(card("AH"), ATTACK, "True-Spark Arc"))
+    g.apply(P1, TWILIGHT_KEY)
+    g.apply(P3, Combo(card("2C"), ATTACK))
+    assert [(s.seat, [e.card.code for e in s.entries]) for s in g.combat.run.segments] == [
+        (P1, ["2S"]), (P3, ["JS"]), (P1, ["3H", "4H", "AH"]), (P3, ["AS", "2C"])]
+    g.apply(P3, Combo(card("3C"), ATTACK))  # Gloria's last point: the combo ends
+    drive(g, after_combo)
+    assert g.state(P1).chains == [1, 2]
+    assert g.state(P3).chains == [2]
+    record = g.combos[-1]
+    assert record.cards == ["2S", "JS", "3H", "4H", "AH", "AS", "2C", "3C"]
+    assert record.chains == [1, 2, 2] and record.player is P1
+
+
+def test_a_shared_combo_goes_on_against_the_bench_after_a_knockout__OQ_02__AS_16() -> None:
+    """OQ-02 with AS-9 / AS-16: the opposing team assisted and lost, so Grave's whole combo hits
+    both its characters; when its active character (Midori, 4 life) is defeated mid-combo, the
+    combat carries on against the survivor: the later move deals nothing to Midori and still
+    hits Rook on the bench."""
+    g = assist_match(("grave", "jaina"))
+    set_hand(g, P1, "2S 3H 4H")
+    set_hand(g, P3, "5C")
+    set_hand(g, P2, "9S 5H")
+    set_hand(g, P4, "KS 2D")
+    midori, rook = g.state(P2), g.state(P4)
+    midori.life = 4
+    bench_life = rook.life
+    g.apply(P1, Commit(card("2S"), ATTACK))
+    g.apply(P2, Commit(card("9S"), THROW))
+    g.apply(P3, Pass())
+    g.apply(P4, Assist(card("KS"), THROW, None, card("2D")))
+    drive(g, c10(P1))
+    g.apply(P1, Combo(card("3H"), ATTACK))
+    g.apply(P1, Combo(card("4H"), ATTACK))
+    drive(g, after_combo)
+    dealt = [(e.target, e.amount) for e in g.journal if type(e) is DamageDealt]
+    assert dealt == [(P2, 2), (P4, 2), (P2, 3), (P4, 3), (P4, 4)]
+    assert midori.life == -1 and g.teams[1].defeated == ("midori",) and not g.is_over
+    assert rook.life == bench_life - 9
+
+
+@pytest.mark.parametrize("bot", ["greedy", "random"])
+def test_self_play_with_assists_and_tags_keeps_tag_limit_2__TAG_LIMIT_2__TAG_DODGE(
+        bot: str) -> None:
+    """TAG-LIMIT-2 / TAG-DODGE over whole matches: with assists on (the default) the bots
+    assist and tag in the same Tag Team and Dramatic Battle games, the logs replay as legal,
+    a side that assisted in a turn never dodge tags or combo-continue tags in that turn, and
+    the super cancel tag it may still make does happen."""
+    after_assist: list[str | None] = []
+    for seed in range(8):
+        mode, a, b = random_teams(seed)
+        _, log = play_match(mode, a, b, seed, bot=bot)
+        text = log.dumps()
+        assert replay(text).status == "legal"
+        for turn in timeline(text):
+            events = [log.events[i] for i in range(*turn.events)]
+            assisted = {e.player.value % 2 for e in events if isinstance(e.action, Assist)}
+            after_assist += [e.action.tag for e in events if isinstance(e.action, Tag)
+                             and e.action.tag in ("dodge", "continue", "super")
+                             and e.player.value % 2 in assisted]
+    assert after_assist and set(after_assist) == {"super"}
+
+
 # ------------------------------------------------------------------ self-play, logs, mutants
 
 
@@ -502,11 +673,15 @@ def test_random_teams_with_combat_tags_replay_as_legal__TAG_DODGE__TAG_CONT__TAG
     turns = timeline(text)
     tagged = [t for turn in turns for t in turn.tags]
     assert len(tagged) == sum(1 for e in log.events if e.action.kind == "tag")
-    for turn in turns:  # a team's combo names who played each move
+    for turn in turns:  # a team's combo (a tag or an assist) names who played each move
         seats = {m.seat for m in turn.combo.moves} if turn.combo is not None else set()
         if seats - {None}:
-            assert len(seats) >= 2 and any(t["tag"] in ("continue", "super")
-                                           for t in turn.tags)
+            assert turn.combo is not None
+            assists = {(log.events[i].player, log.events[i].action.card.code)
+                       for i in range(*turn.events) if isinstance(log.events[i].action, Assist)}
+            by_assist = any((m.seat, m.card) in assists for m in turn.combo.moves)
+            assert by_assist or (len(seats) >= 2 and any(t["tag"] in ("continue", "super")
+                                                         for t in turn.tags))
 
 
 def test_self_play_makes_every_kind_of_tag__TAG_DODGE__TAG_CONT__TAG_SUPER__TAG_PU_1() -> None:
@@ -526,9 +701,9 @@ def test_self_play_makes_every_kind_of_tag__TAG_DODGE__TAG_CONT__TAG_SUPER__TAG_
 
 
 def test_tag_events_follow_the_version_2_schema__TAG_DODGE__TAG_CONT__TAG_SUPER() -> None:
-    """docs/log-format.md §6: self-play logs with every kind of tag validate against
-    rules_engine/schema/match-log-v2.json (built by tools/build_schema_v2), and a tag event with
-    a key its kind does not take does not."""
+    """docs/log-format.md §6: self-play logs with every kind of tag, and with assists and
+    swaps, validate against rules_engine/schema/match-log-v2.json (built by
+    tools/build_schema_v2), and a tag event with a key its kind does not take does not."""
     from pathlib import Path
 
     import jsonschema
@@ -538,15 +713,18 @@ def test_tag_events_follow_the_version_2_schema__TAG_DODGE__TAG_CONT__TAG_SUPER(
     schema = json.loads((Path(rules_engine.__file__).parent / "schema" / "match-log-v2.json")
                         .read_text("utf-8"))
     kinds: set[str | None] = set()
-    for seed in range(12):
+    actions: set[str] = set()
+    for seed in range(40):
         _, log = play_match(Mode.TAG_TEAM, ("grave", "jaina"), ("midori", "rook"), seed,
                             bot="random")
         doc = json.loads(log.dumps())
         jsonschema.validate(doc, schema)
         kinds |= {e.get("tag") for e in doc["events"] if e["action"] == "tag"}
+        actions |= {e["action"] for e in doc["events"]}
         if {"dodge", "continue", "super", "ace"} <= kinds:
             break
     assert {"dodge", "continue", "super", "ace"} <= kinds
+    assert {"assist", "swap"} <= actions
     i = next(i for i, e in enumerate(doc["events"]) if e.get("tag") in ("dodge", "continue"))
     doc["events"][i]["aces"] = ["AS"]
     with pytest.raises(jsonschema.ValidationError):
