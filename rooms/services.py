@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from matches.errors import MatchError
 from matches.models import Match
+from matches.owners import owner_room_decision_seconds
 from matches.services import match_log_record_from_room, match_log_submit
 from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
@@ -81,7 +82,11 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     if match.status not in (Match.Status.AWAITING_LOG,):
         raise RoomError(RoomErrorCode.FINISHED,
                         f"the match is {match.get_status_display().lower()}: nothing to play")
-    if decision_seconds is not None and decision_seconds < 1:
+    owned = owner_room_decision_seconds(match)
+    if owned is not None:
+        # An event's match: the organizers set the clock on the event, the players do not.
+        decision_seconds = owned or None
+    elif decision_seconds is not None and decision_seconds < 1:
         raise RoomError(RoomErrorCode.BAD_REQUEST, "a decision clock needs at least 1 second")
     room = Room.objects.create(match=match, seed=None if tabletop else _seed(),
                                decision_seconds=decision_seconds,

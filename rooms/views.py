@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
+from matches.owners import owner_room_decision_seconds
 from rooms import games, services
 from rooms.errors import RoomError
 from rooms.replay import replay_frames
@@ -35,17 +36,25 @@ def match_room(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"/accounts/login/?next={request.path}")
+        raw = request.POST.get("decision_seconds", "").strip()
+        if raw and not raw.isdigit():
+            messages.error(request, f"seconds per decision: {raw!r} is not a whole number")
+            return render(request, "rooms/open.html", _open_context(match), status=400)
         try:
-            raw = request.POST.get("decision_seconds", "").strip()
             room = services.room_open_for_match(
                 match=match, user=request.user, tabletop=request.POST.get("tabletop") == "1",
-                decision_seconds=int(raw) if raw.isdigit() else None,
+                decision_seconds=int(raw) if raw else None,
             )
         except RoomError as error:
             messages.error(request, error.message)
             return redirect("matches:match-detail", pk=match.pk)
         return redirect("rooms:room", pk=room.pk)
-    return render(request, "rooms/open.html", {"match": match})
+    return render(request, "rooms/open.html", _open_context(match))
+
+
+def _open_context(match: Match) -> dict[str, object]:
+    # An event's match: the event sets the clock (0: none); None: the opener may choose one.
+    return {"match": match, "event_clock": owner_room_decision_seconds(match)}
 
 
 @login_required

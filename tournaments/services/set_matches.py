@@ -259,6 +259,13 @@ class SetMatchOwner:
                 **error.extra,
             ) from None
 
+    def room_decision_seconds(self, match: Match) -> int | None:
+        """The event's room clock (``Event.room_decision_seconds``; 0: none)."""
+        event = Event.objects.filter(stages__sets__set_matches__match=match).first()
+        if event is None:
+            return None
+        return event.room_decision_seconds or 0
+
     def result_override_apply(self, match: Match, actor: Any) -> None:
         if not SetMatch.objects.filter(match=match).exists():
             return
