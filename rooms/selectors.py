@@ -33,13 +33,13 @@ def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUs
     """The seat ``user`` plays, or None (a spectator)."""
     if not user.is_authenticated:
         return None
-    return next((s.seat for s in seats if s.user_id == user.pk), None)
+    return next((s.seat for s in seats if s.user_id == user.pk or user.pk in s.partners), None)
 
 
-def room_events(room_id: int) -> list[tuple[str, dict[str, Any]]]:
-    return [(p, a) for p, a in
+def room_events(room_id: int) -> list[tuple[str, dict[str, Any], str]]:
+    return [(p, a, c) for p, a, c in
             RoomEvent.objects.filter(room_id=room_id).order_by("index")
-            .values_list("player", "action")]
+            .values_list("player", "action", "character")]
 
 
 def room_game(room: Room, seats: Sequence[RoomSeat]) -> Game | None:
@@ -47,7 +47,7 @@ def room_game(room: Room, seats: Sequence[RoomSeat]) -> Game | None:
     if room.status == Room.Status.PICKING:
         return None
     return games.game_for(room.pk, room.seed, [s.character for s in seats], room.version,
-                          load=lambda: room_events(room.pk))
+                          load=lambda: room_events(room.pk), mode=room.mode)
 
 
 def decision_token(game: Game, seat: str) -> str:
@@ -67,6 +67,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         "room": room.pk,
         "status": room.status,
         "you": seat,
+        "mode": room.mode,
         "seats": [
             {
                 "seat": s.seat, "name": s.name, "bot": s.bot or None,
@@ -87,6 +88,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         mine = next((s for s in seats if s.seat == seat), None)
         if mine is not None and not mine.character:
             state["characters"] = games.playable_characters()
+            state["team_size"] = games.TEAM_SIZES[room.mode]
         return state
     assert game is not None
     viewer = games.seat_id(seat) if seat is not None else None

@@ -9,6 +9,7 @@ only forwards them.
 
 from __future__ import annotations
 
+import random
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from django.utils import timezone
 from matches.errors import MatchError
 from matches.models import Match
 from matches.owners import owner_room_decision_seconds
-from matches.services import match_log_record_from_room, match_log_submit
+from matches.services import match_log_record_from_room, match_log_submit, solo_run_submit
 from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
 from rooms.errors import RoomError, RoomErrorCode
@@ -28,9 +29,12 @@ from rooms.models import Room, RoomEvent, RoomSeat
 from rooms.selectors import decision_token, room_game, room_seat_of, room_seats, room_states
 from rules_engine.errors import IllegalActionError, LogSyntaxError
 from rules_engine.game import Game
+from rules_engine.log import MAX_SURVIVAL_BOTS
 
 User = AbstractBaseUser | AnonymousUser
-SEATS = ("P1", "P2")  # Versus; team modes list their seats here (one per PlayerId)
+SEATS = ("P1", "P2")  # one per side: Versus, Triple Threat (TT-1: the side's seat), Training
+# The match modes a room plays (Tag Team and Dramatic Battle, with a bench's seats, not yet).
+MATCH_MODES = (Match.Mode.VERSUS, Match.Mode.TRIPLE_THREAT)
 
 
 @dataclass(frozen=True)
@@ -70,10 +74,11 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     if match_user_side(match, user) is None and not match_user_is_manager(match, user):
         raise RoomError(RoomErrorCode.NOT_ALLOWED,
                         "only the match's players or its organizers may open its room")
-    if match.mode != Match.Mode.VERSUS:
+    if match.mode not in MATCH_MODES:
         raise RoomError(
             RoomErrorCode.BAD_REQUEST,
-            f"rooms play Versus games for now; this match is {match.get_mode_display()}",
+            f"rooms play Versus and Triple Threat matches for now; this match is "
+            f"{match.get_mode_display()}",
         )
     match = Match.objects.select_for_update().get(pk=match.pk)
     existing = Room.objects.filter(match=match).first()
@@ -89,37 +94,76 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     elif decision_seconds is not None and decision_seconds < 1:
         raise RoomError(RoomErrorCode.BAD_REQUEST, "a decision clock needs at least 1 second")
     room = Room.objects.create(match=match, seed=None if tabletop else _seed(),
-                               decision_seconds=decision_seconds,
+                               decision_seconds=decision_seconds, mode=match.mode,
                                created_by=user if user.is_authenticated else None)
-    sides = {}
+    sides: dict[int, list[Any]] = {}
     for side in match.sides.select_related("player").order_by("side", "order"):
-        sides.setdefault(side.side, side)
+        sides.setdefault(side.side, []).append(side)
     for seat, side_no in zip(SEATS, (1, 2), strict=True):
-        side = sides[side_no]
-        RoomSeat.objects.create(room=room, seat=seat, user=side.player.user,
-                                name=side.player.display_name, character=side.character or "")
+        first, *others = sides[side_no]
+        # A Versus side's character may be known already (a set's locked pick); a team
+        # side picks its lineup in the room.
+        RoomSeat.objects.create(
+            room=room, seat=seat, user=first.player.user,
+            name=" & ".join(s.player.display_name for s in sides[side_no]),
+            character=(first.character or "") if match.mode == Match.Mode.VERSUS else "",
+            partners=[s.player.user_id for s in others],
+        )
     _start_if_picked(room)
     return room
 
 
+PRACTICE_MODES = ("versus", "training", "survival")
+
+
 @transaction.atomic
-def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str,
-                       character: str = "", bot_character: str = "") -> Room:
-    """A practice game against a bot (``rules_engine.bots.make_bot`` names it); no match."""
-    if not games.bot_known(bot):
+def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str = "greedy",
+                       character: str = "", bot_character: str = "", mode: str = "versus",
+                       run_length: int = 3) -> Room:
+    """A practice game; no match.
+
+    ``versus``: against a bot ``rules_engine.bots.make_bot`` names (``bot``), playing
+    ``bot_character``. ``training``: against the rulebook's Training bot (RULES.md §12), whose
+    choices the engine derives; ``survival``: a run of ``run_length`` of them (TR-14), the
+    opponents ``bot_character`` names (comma-separated) or drawn from the seed. A finished
+    Training or Survival game is stored as the player's solo run (``solo_run_submit``).
+    """
+    if mode not in PRACTICE_MODES:
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"there is no practice mode {mode!r} (expected one of "
+                        f"{', '.join(PRACTICE_MODES)})")
+    if mode == "versus" and not games.bot_known(bot):
         raise RoomError(RoomErrorCode.UNKNOWN_BOT, f"there is no bot called {bot!r}")
     known = games.playable_characters()
-    for pick in (character, bot_character):
+    opponents = games.lineup(bot_character)
+    if mode != "survival" and len(opponents) > 1:
+        raise RoomError(RoomErrorCode.BAD_REQUEST, "pick one character for the bot")
+    for pick in (character, *opponents):
         if pick and pick not in known:
             raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {pick!r}")
+    if mode == "survival" and not opponents and not 1 <= run_length <= MAX_SURVIVAL_BOTS:
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"a Survival run has 1 to {MAX_SURVIVAL_BOTS} opponents (TR-14)")
+    if len(opponents) > MAX_SURVIVAL_BOTS:
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"a Survival run has 1 to {MAX_SURVIVAL_BOTS} opponents (TR-14)")
     seed = _seed()
-    if not bot_character:
+    if not opponents:
         ids = sorted(known)
-        bot_character = ids[seed % len(ids)]
-    room = Room.objects.create(seed=seed, created_by=user)
+        if mode == "survival":
+            rng = random.Random(seed)
+            opponents = tuple(rng.sample(ids, min(run_length, len(ids))))
+        else:
+            opponents = (ids[seed % len(ids)],)
+    room = Room.objects.create(seed=seed, created_by=user, mode=mode)
     RoomSeat.objects.create(room=room, seat="P1", user=user, name=name, character=character)
-    RoomSeat.objects.create(room=room, seat="P2", bot=bot, name=f"{bot} bot",
-                            character=bot_character)
+    if mode == "versus":
+        RoomSeat.objects.create(room=room, seat="P2", bot=bot, name=f"{bot} bot",
+                                character=opponents[0])
+    else:
+        RoomSeat.objects.create(room=room, seat="P2", bot=games.RULEBOOK_BOT,
+                                name="Training bot" if mode == "training" else "Survival bots",
+                                character=",".join(opponents))
     _start_if_picked(room)
     return room
 
@@ -131,7 +175,8 @@ def _start_if_picked(room: Room) -> Game | None:
     room.status = Room.Status.PLAYING
     room.decision_since = timezone.now()
     room.save(update_fields=["status", "decision_since", "updated_at"])
-    game = games.game_for(room.pk, room.seed, [s.character for s in seats], [])
+    game = games.game_for(room.pk, room.seed, [s.character for s in seats], [],
+                          mode=room.mode)
     _bots_play(room, seats, game)
     return game
 
@@ -147,15 +192,33 @@ def _locked(room_id: int, user: User) -> tuple[Room, list[RoomSeat], str]:
     return room, seats, seat
 
 
-def room_pick(*, room_id: int, user: User, character: str) -> RoomUpdate:
-    """The seat's character; hidden from the others until every seat has picked."""
+def _lineup_checked(mode: str, character: Any) -> str:
+    """A seat's pick as stored: one character, or a team mode's lineup (a list, in order)."""
+    size = games.TEAM_SIZES[mode]
+    picks = character if isinstance(character, list) else [character]
+    if len(picks) != size or not all(isinstance(c, str) for c in picks):
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"pick {size} character{'s' if size > 1 else ''}"
+                        + (" (a list, in the order you declare them)" if size > 1 else ""))
+    known = games.playable_characters()
+    for pick in picks:
+        if pick not in known:
+            raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {pick!r}")
+    if len(set(picks)) != len(picks):
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        "a team's characters must all be different (TT-1)")
+    return ",".join(picks)
+
+
+def room_pick(*, room_id: int, user: User, character: Any) -> RoomUpdate:
+    """The seat's character (a team mode: its lineup); hidden from the others until every
+    seat has picked."""
     with games.room_lock(room_id), transaction.atomic():
         room, seats, seat = _locked(room_id, user)
         mine = next(s for s in seats if s.seat == seat)
         if room.status != Room.Status.PICKING or mine.character:
             raise RoomError(RoomErrorCode.STALE, "the characters are already picked")
-        if character not in games.playable_characters():
-            raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {character!r}")
+        character = _lineup_checked(room.mode, character)
         mine.character = character
         mine.save(update_fields=["character"])
         game = _start_if_picked(room)
@@ -183,11 +246,11 @@ def room_choose(*, room_id: int, user: User, action: Any, decision: str | None) 
             raise RoomError(RoomErrorCode.STALE,
                             "that choice answered an earlier decision; choose again")
         try:
-            parsed = games.action_parse(player, action)
+            parsed = games.action_parse(player, action, game, room.mode)
         except (LogSyntaxError, ValueError) as exc:
             raise RoomError(RoomErrorCode.BAD_REQUEST, f"unreadable choice: {exc}") from None
         try:
-            game.apply(player, parsed)
+            games.apply(game, player, parsed)
         except IllegalActionError as exc:
             raise RoomError(RoomErrorCode.ILLEGAL, exc.reason, rule=exc.rule_id) from None
         try:
@@ -223,7 +286,7 @@ def room_clock_check(*, room_id: int) -> RoomUpdate | None:
                 if game.is_over or player not in game.acting_players:
                     continue
                 start = len(game.history)
-                game.apply(player, default_choice(game.legal_actions(player)))
+                games.apply(game, player, default_choice(game.legal_actions(player)))
                 _store(room, game, start)
             _bots_play(room, seats, game)
         except BaseException:
@@ -234,8 +297,10 @@ def room_clock_check(*, room_id: int) -> RoomUpdate | None:
 
 
 def _store(room: Room, game: Game, start: int) -> None:
+    acting = games.acting_characters(game)
     RoomEvent.objects.bulk_create([
-        RoomEvent(room=room, index=i, player=p.name, action=a.to_json())
+        RoomEvent(room=room, index=i, player=p.name, action=a.to_json(),
+                  character=acting[i] or "")
         for i, (p, a) in enumerate(game.history[start:], start=start)
     ])
     room.version = len(game.history)
@@ -251,7 +316,9 @@ def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
     """Every bot whose decision it is chooses now. At a simultaneous commit the bot commits as
     soon as the decision opens, before the person's hidden choice is applied (bots are handed
     the whole game, so they must never choose after seeing it)."""
-    bots = {games.seat_id(s.seat): s.bot for s in seats if s.bot}
+    # the rulebook's bot (Training, Survival) is the engine's own: it never acts here
+    bots = {games.seat_id(s.seat): s.bot for s in seats
+            if s.bot and s.bot != games.RULEBOOK_BOT}
     while bots and not game.is_over:
         acting = [p for p in game.acting_players if p in bots]
         if not acting:
@@ -259,7 +326,7 @@ def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
         player = acting[0]
         start = len(game.history)
         bot = games.bot_for(bots[player], room.seed, start, player)
-        game.apply(player, bot.choose(game, player, game.legal_actions(player)))
+        games.apply(game, player, bot.choose(game, player, game.legal_actions(player)))
         _store(room, game, start)
 
 
@@ -267,7 +334,9 @@ def _finish(room: Room, game: Game) -> None:
     """The game ended: write its log; a match's log goes to verification as the room's own."""
     assert game.outcome is not None
     seats = room_seats(room)
-    log = games.match_log(game, room.seed, [s.character for s in seats], [s.name for s in seats])
+    log = games.match_log(game, room.seed, [s.character for s in seats],
+                          [None if s.bot == games.RULEBOOK_BOT else s.name for s in seats],
+                          room.mode)
     room.log_text = log.dumps()
     room.status = Room.Status.FINISHED
     room.outcome = {
@@ -275,7 +344,18 @@ def _finish(room: Room, game: Game) -> None:
         "how": game.outcome.termination.value, "turns": game.turn,
         "life": {p.player.name: p.life for p in game.players},
     }
-    if room.match_id is not None:
+    if room.mode in games.RULEBOOK_BOT_MODES:
+        # Training or Survival: stored as the player's solo run, as an uploaded one is (the
+        # verifier recomputes every bot choice; the player's endorsement suffices).
+        try:
+            with transaction.atomic():
+                solo = solo_run_submit(user=seats[0].user,
+                                       log_bytes=room.log_text.encode("utf-8"))
+            room.match = solo.log.match
+            room.match_log = solo.log
+        except MatchError as exc:
+            room.result_problem = exc.message
+    elif room.match_id is not None:
         try:
             with transaction.atomic():
                 if room.is_tabletop:

@@ -42,7 +42,8 @@
     if (p.ongoing) rows.push(["Ongoing", p.ongoing.map(e => e.name + (e.card ? ` (${e.card})` : "")).join(", ")]);
     if (p.banished) rows.push(["Banished", cards(p.banished)]);
     if (p.frozen) rows.push(["Frozen", "yes"]);
-    if (p.hand) rows.push(["Your hand", cards(p.hand)]);
+    if (p.team) rows.push(["Team", p.team.characters.map(c => p.team.defeated.includes(c) ? `${c} (out)` : c).join(", ")]);
+    if (p.hand) rows.push([state && state.you === seatInfo.seat ? "Your hand" : "Hand", cards(p.hand)]);
     for (const [k, v] of rows) {
       dl.appendChild(el("dt", {}, k));
       dl.appendChild(el("dd", {"data-field": k.toLowerCase().replace(/ /g, "-")}, String(v)));
@@ -66,7 +67,27 @@
                                    s.acting.includes(seatInfo.seat)));
     }
     choices.replaceChildren();
-    if (s.characters) {
+    if (s.characters && s.team_size > 1) {
+      // a team mode: the whole lineup at once, in the order it is declared
+      title.textContent = `Pick your ${s.team_size} characters, in order (hidden until both sides have picked)`;
+      const form = el("form", {id: "lineup"});
+      const selects = [];
+      for (let i = 0; i < s.team_size; i++) {
+        const label = el("label", {}, `Character ${i + 1} `);
+        const select = el("select", {name: `character-${i}`, "data-slot": i});
+        for (const [id, name] of Object.entries(s.characters)) select.appendChild(el("option", {value: id}, name));
+        select.selectedIndex = i;
+        selects.push(select);
+        label.appendChild(select);
+        form.appendChild(label);
+      }
+      form.appendChild(el("button", {type: "submit", id: "pick-lineup"}, "Pick this lineup"));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        send({type: "pick", character: selects.map(x => x.value)});
+      });
+      choices.appendChild(form);
+    } else if (s.characters) {
       title.textContent = "Pick your character (hidden until both have picked)";
       for (const [id, name] of Object.entries(s.characters)) {
         const b = el("button", {type: "button", class: "pick", "data-character": id}, name);
