@@ -21,7 +21,7 @@ from rules_engine.cards import CARDS_BY_CODE, character, characters
 from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_event, seat_names
 from rules_engine.team import Mode, Team
-from rules_engine.training import survival_game, training_game
+from rules_engine.training import survival_game, survival_score, training_game
 from rules_engine.types import PlayerId
 
 CACHE_SIZE = 512
@@ -214,3 +214,8 @@ def match_log(game: Game, seed: int | None, picks: Sequence[str],
         seed=seed, result=result, names=(names[0], names[1]), mode=Mode(mode),
         sides=(Team.of(sides[0]).members, Team.of(sides[1]).members), version=2,
     )
+
+
+def survival_result(game: Game) -> dict[str, object]:
+    """A Survival run's score (TR-14: the bots beaten) and the bots it beat."""
+    return {"score": survival_score(game), "beaten": list(game.teams[1].defeated)}

@@ -344,6 +344,8 @@ def _finish(room: Room, game: Game) -> None:
         "how": game.outcome.termination.value, "turns": game.turn,
         "life": {p.player.name: p.life for p in game.players},
     }
+    if room.mode == "survival":
+        room.outcome["survival"] = games.survival_result(game)
     if room.mode in games.RULEBOOK_BOT_MODES:
         # Training or Survival: stored as the player's solo run, as an uploaded one is (the
         # verifier recomputes every bot choice; the player's endorsement suffices).

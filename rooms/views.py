@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from matches.models import Match
 from matches.owners import owner_room_decision_seconds
 from rooms import games, services
-from rooms.errors import RoomError
+from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
 from rooms.selectors import room_for_match, room_get, room_seat_of, room_seats
 
@@ -60,22 +60,30 @@ def _open_context(match: Match) -> dict[str, object]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def practice_new(request: HttpRequest) -> HttpResponse:
-    """A practice game against a bot: pick your character and the bot."""
+    """Practice: against a bot (Versus), the rulebook's Training bot, or a Survival run."""
     characters = games.playable_characters()
+    status = 200
     if request.method == "POST":
+        raw = request.POST.get("run_length", "3").strip() or "3"
         try:
+            if not raw.isdigit():
+                raise RoomError(RoomErrorCode.BAD_REQUEST,
+                                f"opponents in the run: {raw!r} is not a whole number")
             room = services.room_open_practice(
                 user=request.user, name=request.user.get_username(),
+                mode=request.POST.get("mode", "versus"),
                 bot=request.POST.get("bot", "greedy"),
                 character=request.POST.get("character", ""),
                 bot_character=request.POST.get("bot_character", ""),
+                run_length=int(raw),
             )
         except RoomError as error:
             messages.error(request, error.message)
+            status = 400
         else:
             return redirect("rooms:room", pk=room.pk)
     return render(request, "rooms/practice.html",
-                  {"characters": characters, "bots": games.bots_available()})
+                  {"characters": characters, "bots": games.bots_available()}, status=status)
 
 
 def _replay(request: HttpRequest, text: str, title: str, back: str | None) -> HttpResponse:

@@ -116,12 +116,14 @@
       const o = s.outcome;
       document.getElementById("outcome").textContent =
         (o.winner ? `${o.winner} wins` : "A draw") + ` (${o.how}, turn ${o.turns}).` +
+        (o.survival ? ` Survival score: ${o.survival.score} (beaten: ${o.survival.beaten.join(", ") || "none"}).` : "") +
         (s.seed !== null && s.seed !== undefined ? ` Seed ${s.seed}.` : " Draws as recorded.") +
         (s.result_problem ? ` The result was not sent to the match: ${s.result_problem}` : "");
       document.getElementById("replay-link").href = s.replay_url;
       const ml = document.getElementById("match-link");
       ml.replaceChildren();
-      if (s.match_url) ml.appendChild(el("a", {href: s.match_url, id: "match-result-link"}, "See the match's verified result"));
+      if (s.match_url) ml.appendChild(el("a", {href: s.match_url, id: "match-result-link"},
+        s.mode === "training" || s.mode === "survival" ? "See your solo run" : "See the match's verified result"));
     }
   }
 
