@@ -33,6 +33,9 @@ class Room(models.Model):
     # player who knew it could predict every draw. None: a tabletop game played with physical
     # cards, whose draws the players enter (recorded draws).
     seed = models.PositiveBigIntegerField(null=True, blank=True)
+    # A tabletop game recorded on one device (its opener's, ``created_by``): the device enters
+    # both sides' decisions in turn.
+    one_device = models.BooleanField(default=False)
     # The per-decision clock, in seconds (None: no clock). When a decision has been open that
     # long, the seat's default choice is made for it and logged (rooms.services.DEFAULT_KINDS).
     decision_seconds = models.PositiveIntegerField(null=True, blank=True)

@@ -36,6 +36,20 @@ def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUs
     return next((s.seat for s in seats if s.user_id == user.pk or user.pk in s.partners), None)
 
 
+def room_is_device(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Is ``user`` the device of a one-device tabletop recorder (its opener)?"""
+    return bool(room.one_device and user.is_authenticated and user.pk == room.created_by_id)
+
+
+def room_audiences(room: Room, seats: Sequence[RoomSeat],
+                   user: AbstractBaseUser | AnonymousUser) -> list[str]:
+    """The audiences a connection hears: its seat, the spectators', or on a one-device
+    recorder's device every seat (the page shows one seat at a time, behind a hand-over)."""
+    if room_is_device(room, user):
+        return [s.seat for s in seats]
+    return [room_seat_of(seats, user) or PUBLIC]
+
+
 def room_events(room_id: int) -> list[tuple[str, dict[str, Any], str]]:
     return [(p, a, c) for p, a, c in
             RoomEvent.objects.filter(room_id=room_id).order_by("index")
@@ -68,6 +82,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         "status": room.status,
         "you": seat,
         "mode": room.mode,
+        "one_device": room.one_device,
         "seats": [
             {
                 "seat": s.seat, "name": s.name, "bot": s.bot or None,

@@ -26,7 +26,14 @@ from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.models import Room, RoomEvent, RoomSeat
-from rooms.selectors import decision_token, room_game, room_seat_of, room_seats, room_states
+from rooms.selectors import (
+    decision_token,
+    room_game,
+    room_is_device,
+    room_seat_of,
+    room_seats,
+    room_states,
+)
 from rules_engine.errors import IllegalActionError, LogSyntaxError
 from rules_engine.game import Game
 from rules_engine.log import MAX_SURVIVAL_BOTS
@@ -64,13 +71,18 @@ def _seed() -> int:
 
 @transaction.atomic
 def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
+                        one_device: bool = False,
                         decision_seconds: int | None = None) -> Room:
     """The match's room (created on first use); its players, organizers or staff only.
 
     ``tabletop``: the players play with physical cards and enter what happens, each on their
     own phone: the draws are the cards they actually drew (the engine offers the cards left in
     the deck), and the log is submitted like any uploaded log (the other side confirms it).
+    ``one_device``: a tabletop game recorded on one device, the opener's: it enters both
+    sides' decisions in turn (the page hands hidden information over with a "pass the device"
+    screen).
     """
+    tabletop = tabletop or one_device
     if match_user_side(match, user) is None and not match_user_is_manager(match, user):
         raise RoomError(RoomErrorCode.NOT_ALLOWED,
                         "only the match's players or its organizers may open its room")
@@ -94,6 +106,7 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     elif decision_seconds is not None and decision_seconds < 1:
         raise RoomError(RoomErrorCode.BAD_REQUEST, "a decision clock needs at least 1 second")
     room = Room.objects.create(match=match, seed=None if tabletop else _seed(),
+                               one_device=one_device,
                                decision_seconds=decision_seconds, mode=match.mode,
                                created_by=user if user.is_authenticated else None)
     sides: dict[int, list[Any]] = {}
@@ -181,11 +194,26 @@ def _start_if_picked(room: Room) -> Game | None:
     return game
 
 
-def _locked(room_id: int, user: User) -> tuple[Room, list[RoomSeat], str]:
+def _locked(room_id: int, user: User,
+            as_seat: str | None = None) -> tuple[Room, list[RoomSeat], str]:
+    """The locked room, its seats and the seat the sender chooses for: their own, or on a
+    one-device recorder whichever seat the device holder names (checked now: the holder must
+    still be a player of the match or one of its organizers)."""
     room = Room.objects.select_for_update().filter(pk=room_id).first()
     if room is None:
         raise RoomError(RoomErrorCode.NOT_FOUND, "there is no such room")
     seats = room_seats(room)
+    if room.one_device and as_seat is not None and room_is_device(room, user):
+        if as_seat not in {s.seat for s in seats}:
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"there is no seat {as_seat!r} (expected one of "
+                            f"{', '.join(s.seat for s in seats)})")
+        assert room.match is not None
+        if match_user_side(room.match, user) is None and \
+                not match_user_is_manager(room.match, user):
+            raise RoomError(RoomErrorCode.NOT_ALLOWED,
+                            "only the match's players or its organizers record its game")
+        return room, seats, as_seat
     seat = room_seat_of(seats, user)
     if seat is None:
         raise RoomError(RoomErrorCode.NOT_YOUR_SEAT, "spectators watch; only the players choose")
@@ -210,11 +238,12 @@ def _lineup_checked(mode: str, character: Any) -> str:
     return ",".join(picks)
 
 
-def room_pick(*, room_id: int, user: User, character: Any) -> RoomUpdate:
+def room_pick(*, room_id: int, user: User, character: Any,
+              seat: str | None = None) -> RoomUpdate:
     """The seat's character (a team mode: its lineup); hidden from the others until every
-    seat has picked."""
+    seat has picked. ``seat``: on a one-device recorder, the seat the holder picks for."""
     with games.room_lock(room_id), transaction.atomic():
-        room, seats, seat = _locked(room_id, user)
+        room, seats, seat = _locked(room_id, user, seat)
         mine = next(s for s in seats if s.seat == seat)
         if room.status != Room.Status.PICKING or mine.character:
             raise RoomError(RoomErrorCode.STALE, "the characters are already picked")
@@ -227,10 +256,13 @@ def room_pick(*, room_id: int, user: User, character: Any) -> RoomUpdate:
     return RoomUpdate(room.pk, messages)
 
 
-def room_choose(*, room_id: int, user: User, action: Any, decision: str | None) -> RoomUpdate:
-    """Apply the sender's seat's choice (after the engine checks it), then any bot's."""
+def room_choose(*, room_id: int, user: User, action: Any, decision: str | None,
+                seat: str | None = None) -> RoomUpdate:
+    """Apply the sender's seat's choice (after the engine checks it), then any bot's.
+    ``seat``: on a one-device recorder, the seat the holder chooses for (else ignored: a
+    choice is always the sender's own seat's)."""
     with games.room_lock(room_id), transaction.atomic():
-        room, seats, seat = _locked(room_id, user)
+        room, seats, seat = _locked(room_id, user, seat)
         if room.status == Room.Status.FINISHED:
             raise RoomError(RoomErrorCode.FINISHED, "the game is over")
         if room.status == Room.Status.PICKING:

@@ -13,7 +13,7 @@ from matches.owners import owner_room_decision_seconds
 from rooms import games, services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
-from rooms.selectors import room_for_match, room_get, room_seat_of, room_seats
+from rooms.selectors import room_for_match, room_get, room_is_device, room_seat_of, room_seats
 
 
 def room_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -23,6 +23,7 @@ def room_page(request: HttpRequest, pk: int) -> HttpResponse:
     seats = room_seats(room)
     return render(request, "rooms/room.html", {
         "room": room, "seats": seats, "seat": room_seat_of(seats, request.user),
+        "device": room_is_device(room, request.user),
     })
 
 
@@ -43,6 +44,7 @@ def match_room(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             room = services.room_open_for_match(
                 match=match, user=request.user, tabletop=request.POST.get("tabletop") == "1",
+                one_device=request.POST.get("one_device") == "1",
                 decision_seconds=int(raw) if raw else None,
             )
         except RoomError as error:

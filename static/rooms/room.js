@@ -12,6 +12,14 @@
   let socket = null;
   let retry = 0;
   let state = null;
+  // One-device tabletop recorder: this page holds every seat's messages and shows one seat at
+  // a time; before showing another seat's hand it asks to pass the device.
+  const device = root.dataset.device === "1";
+  const states = {};
+  let holder = null;
+  let latest = null;
+  const handover = document.getElementById("handover");
+  const decision = document.getElementById("decision");
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -142,8 +150,43 @@
     }
   }, 250);
 
+  function deviceRender() {
+    const ref = latest;
+    if (!ref) return;
+    const ready = (seat) => {
+      const st = states[seat];
+      return st && st.version === ref.version && st.status === ref.status &&
+        (st.characters || (st.legal && st.legal.length));
+    };
+    const next = ref.status === "finished" ? holder : ref.acting.find(ready);
+    if (!next || next === holder || holder === null && ref.status === "finished") {
+      handover.hidden = true;
+      board.hidden = false;
+      decision.hidden = false;
+      render(states[next || holder] || ref);
+      root.dataset.holder = holder || "";
+      return;
+    }
+    // another seat decides next: hide everything of the holder's view, then hand over
+    const name = (ref.seats.find(x => x.seat === next) || {}).name || next;
+    board.replaceChildren();
+    board.hidden = true;
+    decision.hidden = true;
+    state = ref;
+    root.dataset.status = ref.status;
+    root.dataset.version = ref.version;
+    root.dataset.holder = "";
+    handover.hidden = false;
+    document.getElementById("handover-title").textContent = `Pass the device to ${name} (${next})`;
+    const button = document.getElementById("handover-ready");
+    button.textContent = `I am ${name}: show ${next}'s decision`;
+    button.dataset.seat = next;
+    button.onclick = () => { holder = next; root.dataset.holder = next; deviceRender(); };
+  }
+
   function send(message) {
     refused.hidden = true;
+    if (device && holder && message.type !== "clock") message.seat = holder;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
@@ -153,11 +196,16 @@
     socket.addEventListener("open", () => { retry = 0; connection.textContent = "Connected"; });
     socket.addEventListener("message", (e) => {
       const m = JSON.parse(e.data);
-      if (m.type === "state") render(m);
+      if (m.type === "state" && device) {
+        states[m.you] = m;
+        latest = m;
+        deviceRender();
+      } else if (m.type === "state") render(m);
       else if (m.type === "refused") {
         refused.textContent = `Refused: ${m.reason}`;
         refused.hidden = false;
-        if (state) render(state);  // the buttons again
+        if (device) deviceRender();
+        else if (state) render(state);  // the buttons again
       }
     });
     socket.addEventListener("close", () => {
