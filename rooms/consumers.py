@@ -4,6 +4,7 @@ services and forwards each audience its own message through the channel layer.""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -93,10 +94,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "refused", "ref": content.get("ref")
                                   if isinstance(content, dict) else None, **error.data})
             return
-        for audience, message in update.messages.items():
-            await self.channel_layer.group_send(
-                room_group(self.room_id, audience), {"type": "room.state", "message": message}
-            )
+        # every audience's message at once: the sender's update does not wait behind the
+        # others' publishes
+        await asyncio.gather(*(
+            self.channel_layer.group_send(room_group(self.room_id, audience),
+                                          {"type": "room.state", "message": message})
+            for audience, message in update.messages.items()
+        ))
 
     async def room_state(self, event: dict[str, Any]) -> None:
         await self.send_json(event["message"])

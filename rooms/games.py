@@ -14,6 +14,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 from rules_engine.actions import Action
 from rules_engine.bots import Bot, make_bot
@@ -133,6 +134,23 @@ def game_for(room_id: int, seed: int | None, picks: Sequence[str],
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return game
+
+
+_seats: OrderedDict[int, list[Any]] = OrderedDict()
+
+
+def seats_cached(room_id: int) -> list[Any] | None:
+    """The room's seats as this process keeps them (only once picked: they no longer change)."""
+    with _lock:
+        return _seats.get(room_id)
+
+
+def seats_keep(room_id: int, seats: list[Any]) -> list[Any]:
+    with _lock:
+        _seats[room_id] = seats
+        while len(_seats) > CACHE_SIZE:
+            _seats.popitem(last=False)
+    return seats
 
 
 def game_forget(room_id: int) -> None:

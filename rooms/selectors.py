@@ -26,7 +26,14 @@ def room_get(room_id: int) -> Room | None:
 
 
 def room_seats(room: Room) -> list[RoomSeat]:
-    return list(room.seats.order_by("seat"))
+    """The room's seats. Once the characters are picked they never change, so this process
+    keeps them (one query less per choice); while picking they are read each time."""
+    if room.status == Room.Status.PICKING:
+        return list(room.seats.order_by("seat"))
+    cached = games.seats_cached(room.pk)
+    if cached is None:
+        cached = games.seats_keep(room.pk, list(room.seats.order_by("seat")))
+    return cached
 
 
 def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUser) -> str | None:

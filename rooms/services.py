@@ -9,13 +9,14 @@ only forwards them.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from matches.errors import MatchError
@@ -191,6 +192,8 @@ def _start_if_picked(room: Room) -> Game | None:
     game = games.game_for(room.pk, room.seed, [s.character for s in seats], [],
                           mode=room.mode)
     _bots_play(room, seats, game)
+    if game.history:
+        _store(room, game, 0)
     return game
 
 
@@ -281,13 +284,14 @@ def room_choose(*, room_id: int, user: User, action: Any, decision: str | None,
             parsed = games.action_parse(player, action, game, room.mode)
         except (LogSyntaxError, ValueError) as exc:
             raise RoomError(RoomErrorCode.BAD_REQUEST, f"unreadable choice: {exc}") from None
+        start = len(game.history)
         try:
             games.apply(game, player, parsed)
         except IllegalActionError as exc:
             raise RoomError(RoomErrorCode.ILLEGAL, exc.reason, rule=exc.rule_id) from None
         try:
-            _store(room, game, len(game.history) - 1)
             _bots_play(room, seats, game)
+            _store(room, game, start)  # the choice and the bots' answers: one write
         except BaseException:
             games.game_forget(room.pk)  # the database did not take it: rebuild next time
             raise
@@ -313,14 +317,14 @@ def room_clock_check(*, room_id: int) -> RoomUpdate | None:
         seats = room_seats(room)
         game = room_game(room, seats)
         assert game is not None
+        start = len(game.history)
         try:
             for player in list(game.acting_players):
                 if game.is_over or player not in game.acting_players:
                     continue
-                start = len(game.history)
                 games.apply(game, player, default_choice(game.legal_actions(player)))
-                _store(room, game, start)
             _bots_play(room, seats, game)
+            _store(room, game, start)
         except BaseException:
             games.game_forget(room.pk)
             raise
@@ -328,15 +332,38 @@ def room_clock_check(*, room_id: int) -> RoomUpdate | None:
     return RoomUpdate(room.pk, messages)
 
 
+# One round trip for a choice's write on PostgreSQL: the new events and the room's version and
+# clock, in one statement (a data-modifying CTE runs whether or not the UPDATE reads it).
+_STORE_SQL = """
+WITH stored AS (
+    INSERT INTO "rooms_roomevent" ("room_id", "index", "player", "action", "character",
+                                   "created_at")
+    SELECT %s, e."index", e."player", e."action", e."character", %s
+    FROM jsonb_to_recordset(%s::jsonb)
+        AS e("index" integer, "player" varchar, "action" jsonb, "character" varchar)
+    RETURNING 1
+)
+UPDATE "rooms_room" SET "version" = %s, "decision_since" = %s WHERE "id" = %s
+"""
+
+
 def _store(room: Room, game: Game, start: int) -> None:
+    """Store the events from ``start`` on and the room's version (the cached game's check)
+    and its clock (the next decision opens now)."""
     acting = games.acting_characters(game)
-    RoomEvent.objects.bulk_create([
-        RoomEvent(room=room, index=i, player=p.name, action=a.to_json(),
-                  character=acting[i] or "")
+    now = timezone.now()
+    events = [
+        {"index": i, "player": p.name, "action": a.to_json(), "character": acting[i] or ""}
         for i, (p, a) in enumerate(game.history[start:], start=start)
-    ])
+    ]
     room.version = len(game.history)
-    room.decision_since = timezone.now()
+    room.decision_since = now
+    if not game.is_over and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_STORE_SQL, [room.pk, now, json.dumps(events), room.version, now,
+                                        room.pk])
+        return
+    RoomEvent.objects.bulk_create([RoomEvent(room=room, **e) for e in events])
     if game.is_over:
         _finish(room, game)  # saves the whole row
     else:
@@ -356,10 +383,8 @@ def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
         if not acting:
             return
         player = acting[0]
-        start = len(game.history)
-        bot = games.bot_for(bots[player], room.seed, start, player)
+        bot = games.bot_for(bots[player], room.seed, len(game.history), player)
         games.apply(game, player, bot.choose(game, player, game.legal_actions(player)))
-        _store(room, game, start)
 
 
 def _finish(room: Room, game: Game) -> None:

@@ -273,3 +273,27 @@ def test_the_default_choice_prefers_passing_then_the_engines_first() -> None:
 
     assert isinstance(services.default_choice([Stop(), Pass()]), Pass)
     assert isinstance(services.default_choice([NoCard()]), NoCard)
+
+
+def test_a_choice_costs_one_locked_read_and_one_write() -> None:
+    # the server-side cost of a round trip (docs/rooms.md, load test): the seats are kept once
+    # picked, the game is the cached one, and the events and the room's version are one statement
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match, room = match_room()
+    _state(room, "P1")  # a connected client has read the room: its seats and game are kept
+    now = _state(room, "P1")
+    user = side_user(match, 1)
+    with CaptureQueriesContext(connection) as queries:
+        services.room_choose(room_id=room.pk, user=user,
+                             action=now["legal"][0]["action"], decision=now["decision"])
+    sql = [q["sql"] for q in queries.captured_queries
+           if "SAVEPOINT" not in q["sql"]]  # the test's own transaction
+    assert len(sql) == 2, sql
+    assert sql[0].startswith('SELECT "rooms_room"') and sql[0].endswith("FOR UPDATE")
+    assert "INSERT INTO \"rooms_roomevent\"" in sql[1] and "UPDATE \"rooms_room\"" in sql[1]
+    stored = RoomEvent.objects.get(room=room, index=0)
+    assert (stored.player, stored.action) == ("P1", now["legal"][0]["action"])
+    room.refresh_from_db()
+    assert room.version == 1
