@@ -34,7 +34,7 @@ _acting: weakref.WeakKeyDictionary[Game, list[str | None]] = weakref.WeakKeyDict
 VERSUS = Mode.VERSUS.value
 # The modes a room plays: how many characters each seat picks (Survival's bot seat: its run).
 TEAM_SIZES = {Mode.VERSUS.value: 1, Mode.TRIPLE_THREAT.value: 3, Mode.TRAINING.value: 1,
-              Mode.SURVIVAL.value: 1}
+              Mode.SURVIVAL.value: 1, Mode.TAG_TEAM.value: 1}  # Tag Team: one a seat
 # Modes whose seat P2 is the rulebook's bot: the engine derives its choices (never logged).
 RULEBOOK_BOT_MODES = frozenset({Mode.TRAINING.value, Mode.SURVIVAL.value})
 RULEBOOK_BOT = "rulebook"
@@ -76,8 +76,16 @@ def game_new(seed: int | None, picks: Sequence[str], mode: str = VERSUS) -> Game
     if mode == Mode.SURVIVAL.value:
         assert seed is not None
         return survival_game(picks[0], lineup(picks[1]), seed=seed)
-    return Game.for_teams(Mode(mode), (Team.of(lineup(picks[0])), Team.of(lineup(picks[1]))),
-                          seed=seed)
+    return Game.for_teams(Mode(mode), tuple(Team.of(side)  # type: ignore[arg-type]
+                                            for side in side_lineups(picks, mode)), seed=seed)
+
+
+def side_lineups(picks: Sequence[str], mode: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each side's characters in declared order, from the seats' picks (in seat order). Tag
+    Team: side 1 is P1's and P3's, side 2 P2's and P4's (the table seats them there)."""
+    if mode == Mode.TAG_TEAM.value:
+        return (picks[0], picks[2]), (picks[1], picks[3])
+    return lineup(picks[0]), lineup(picks[1])
 
 
 def acting_character(game: Game, player: PlayerId) -> str | None:
@@ -223,14 +231,21 @@ def match_log(game: Game, seed: int | None, picks: Sequence[str],
             result=result,
             names=(names[0], names[1]),
         )
-    sides = (lineup(picks[0]), lineup(picks[1]))
+    sides = side_lineups(picks, mode)
     acting = acting_characters(game)
+    controllers: tuple[tuple[str | None, ...] | None, ...] = (None, None)
+    if mode == Mode.TAG_TEAM.value:
+        # TT-1: each character's player, when the side's two seats have two players
+        by_side = ((names[0], names[2]), (names[1], names[3]))
+        controllers = tuple(c if c[0] != c[1] else None for c in by_side)
+        names = [c[0] for c in by_side]
     assert len(acting) == len(game.history)
     return MatchLog(
         characters=(sides[0][0], sides[1][0]),
         events=tuple(LogEvent(p, a, c) for (p, a), c in zip(game.history, acting, strict=True)),
         seed=seed, result=result, names=(names[0], names[1]), mode=Mode(mode),
-        sides=(Team.of(sides[0]).members, Team.of(sides[1]).members), version=2,
+        sides=(Team.of(sides[0], controllers[0]).members,
+               Team.of(sides[1], controllers[1]).members), version=2,
     )
 
 

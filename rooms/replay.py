@@ -18,11 +18,12 @@ from rules_engine.types import PlayerId
 
 
 def _frame(game: Game, event: dict[str, Any] | None) -> dict[str, Any]:
-    views = {p: game.public_view(p) for p in (PlayerId.P1, PlayerId.P2)}
+    seats = [ps.player for ps in game.players]  # P1, P2 (and a bench's P3, P4)
+    views = {p: game.public_view(p) for p in seats}
     board: dict[str, Any] = dict(views[PlayerId.P1])
     board["players"] = {
         p.name: views[p]["players"][p.name]  # type: ignore[index]
-        for p in (PlayerId.P1, PlayerId.P2)
+        for p in seats
     }
     # Committed combat cards are shown at once in a replay (hidden only while playing).
     for ps in game.players:

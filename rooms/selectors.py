@@ -36,11 +36,25 @@ def room_seats(room: Room) -> list[RoomSeat]:
     return cached
 
 
-def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUser) -> str | None:
-    """The seat ``user`` plays, or None (a spectator)."""
+def room_seats_of(seats: Sequence[RoomSeat],
+                  user: AbstractBaseUser | AnonymousUser) -> list[str]:
+    """The seats ``user`` plays (a Tag Team side of one player plays two); none: a spectator."""
     if not user.is_authenticated:
-        return None
-    return next((s.seat for s in seats if s.user_id == user.pk or user.pk in s.partners), None)
+        return []
+    return [s.seat for s in seats if s.user_id == user.pk or user.pk in s.partners]
+
+
+def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUser) -> str | None:
+    """The (first) seat ``user`` plays, or None (a spectator)."""
+    return next(iter(room_seats_of(seats, user)), None)
+
+
+# Tag Team's partners (TG-6: teammates share their hands, and see each other's pick)
+PARTNERS = {"P1": "P3", "P3": "P1", "P2": "P4", "P4": "P2"}
+
+
+def partner_seat(room: Room, seat: str | None) -> str | None:
+    return PARTNERS.get(seat or "") if room.mode == "tag_team" else None
 
 
 def room_is_device(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
@@ -54,7 +68,7 @@ def room_audiences(room: Room, seats: Sequence[RoomSeat],
     recorder's device every seat (the page shows one seat at a time, behind a hand-over)."""
     if room_is_device(room, user):
         return [s.seat for s in seats]
-    return [room_seat_of(seats, user) or PUBLIC]
+    return room_seats_of(seats, user) or [PUBLIC]
 
 
 def room_events(room_id: int) -> list[tuple[str, dict[str, Any], str]]:
@@ -83,6 +97,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     """The message for one audience: a seat ("P1", "P2") or ``PUBLIC`` (spectators)."""
     seat = None if audience == PUBLIC else audience
     picking = room.status == Room.Status.PICKING
+    partner = partner_seat(room, seat)
     state: dict[str, Any] = {
         "type": "state",
         "room": room.pk,
@@ -95,8 +110,8 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
                 "seat": s.seat, "name": s.name, "bot": s.bot or None,
                 "picked": bool(s.character),
                 # a pick stays hidden until every seat has picked (simultaneous, like C1)
-                "character": s.character if (not picking or s.seat == seat) and s.character
-                else None,
+                "character": s.character
+                if (not picking or s.seat in (seat, partner)) and s.character else None,
             }
             for s in seats
         ],

@@ -29,10 +29,11 @@ from rooms.errors import RoomError, RoomErrorCode
 from rooms.models import Room, RoomEvent, RoomSeat
 from rooms.selectors import (
     decision_token,
+    partner_seat,
     room_game,
     room_is_device,
-    room_seat_of,
     room_seats,
+    room_seats_of,
     room_states,
 )
 from rules_engine.errors import IllegalActionError, LogSyntaxError
@@ -41,8 +42,11 @@ from rules_engine.log import MAX_SURVIVAL_BOTS
 
 User = AbstractBaseUser | AnonymousUser
 SEATS = ("P1", "P2")  # one per side: Versus, Triple Threat (TT-1: the side's seat), Training
-# The match modes a room plays (Tag Team and Dramatic Battle, with a bench's seats, not yet).
-MATCH_MODES = (Match.Mode.VERSUS, Match.Mode.TRIPLE_THREAT)
+# Tag Team (TG-2): both members of each side are seated from the start, side 1's at P1 and P3,
+# side 2's at P2 and P4 (the engine's table); seat -> (match side, member of the side)
+TAG_SEATS = {"P1": (1, 0), "P2": (2, 0), "P3": (1, 1), "P4": (2, 1)}
+# The match modes a room plays (Dramatic Battle not yet).
+MATCH_MODES = (Match.Mode.VERSUS, Match.Mode.TRIPLE_THREAT, Match.Mode.TAG_TEAM)
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     if match.mode not in MATCH_MODES:
         raise RoomError(
             RoomErrorCode.BAD_REQUEST,
-            f"rooms play Versus and Triple Threat matches for now; this match is "
+            f"rooms play Versus, Triple Threat and Tag Team matches for now; this match is "
             f"{match.get_mode_display()}",
         )
     match = Match.objects.select_for_update().get(pk=match.pk)
@@ -113,6 +117,16 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     sides: dict[int, list[Any]] = {}
     for side in match.sides.select_related("player").order_by("side", "order"):
         sides.setdefault(side.side, []).append(side)
+    if match.mode == Match.Mode.TAG_TEAM:
+        # each player of a side plays one of its seats (the engine's controller of that
+        # member); a side of one player plays both
+        for seat, (side_no, member) in TAG_SEATS.items():
+            roster = sides[side_no]
+            player = roster[min(member, len(roster) - 1)].player
+            RoomSeat.objects.create(room=room, seat=seat, user=player.user,
+                                    name=player.display_name)
+        _start_if_picked(room)
+        return room
     for seat, side_no in zip(SEATS, (1, 2), strict=True):
         first, *others = sides[side_no]
         # A Versus side's character may be known already (a set's locked pick); a team
@@ -206,6 +220,9 @@ def _locked(room_id: int, user: User,
     if room is None:
         raise RoomError(RoomErrorCode.NOT_FOUND, "there is no such room")
     seats = room_seats(room)
+    controlled = room_seats_of(seats, user)
+    if as_seat is not None and as_seat in controlled:
+        return room, seats, as_seat  # a player of two seats (a Tag Team side of one)
     if room.one_device and as_seat is not None and room_is_device(room, user):
         if as_seat not in {s.seat for s in seats}:
             raise RoomError(RoomErrorCode.BAD_REQUEST,
@@ -217,10 +234,19 @@ def _locked(room_id: int, user: User,
             raise RoomError(RoomErrorCode.NOT_ALLOWED,
                             "only the match's players or its organizers record its game")
         return room, seats, as_seat
-    seat = room_seat_of(seats, user)
-    if seat is None:
+    if not controlled:
         raise RoomError(RoomErrorCode.NOT_YOUR_SEAT, "spectators watch; only the players choose")
-    return room, seats, seat
+    # no seat named (or one the sender does not play): the sender's own seat, the one now
+    # deciding if they play several
+    game_acting = _acting_names(room, seats)
+    return room, seats, next((s for s in controlled if s in game_acting), controlled[0])
+
+
+def _acting_names(room: Room, seats: list[RoomSeat]) -> set[str]:
+    if room.status == Room.Status.PICKING:
+        return {s.seat for s in seats if not s.character}
+    game = room_game(room, seats)
+    return {p.name for p in game.acting_players} if game is not None else set()
 
 
 def _lineup_checked(mode: str, character: Any) -> str:
@@ -251,6 +277,12 @@ def room_pick(*, room_id: int, user: User, character: Any,
         if room.status != Room.Status.PICKING or mine.character:
             raise RoomError(RoomErrorCode.STALE, "the characters are already picked")
         character = _lineup_checked(room.mode, character)
+        partner = partner_seat(room, seat)
+        if partner is not None and any(s.seat == partner and s.character == character
+                                       for s in seats):
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"your partner ({partner}) already picked {character!r}: a team's "
+                            "two characters must differ")
         mine.character = character
         mine.save(update_fields=["character"])
         game = _start_if_picked(room)

@@ -13,7 +13,14 @@ from matches.owners import owner_room_decision_seconds
 from rooms import games, services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
-from rooms.selectors import room_for_match, room_get, room_is_device, room_seat_of, room_seats
+from rooms.selectors import (
+    room_for_match,
+    room_get,
+    room_is_device,
+    room_seat_of,
+    room_seats,
+    room_seats_of,
+)
 
 
 def room_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -23,6 +30,7 @@ def room_page(request: HttpRequest, pk: int) -> HttpResponse:
     seats = room_seats(room)
     return render(request, "rooms/room.html", {
         "room": room, "seats": seats, "seat": room_seat_of(seats, request.user),
+        "my_seats": " ".join(room_seats_of(seats, request.user)),
         "device": room_is_device(room, request.user),
     })
 

@@ -15,6 +15,9 @@
   // One-device tabletop recorder: this page holds every seat's messages and shows one seat at
   // a time; before showing another seat's hand it asks to pass the device.
   const device = root.dataset.device === "1";
+  // a player of several seats (a Tag Team side of one) hears each seat's messages too: the
+  // page shows the seat now deciding, without a hand-over (it is the same person)
+  const multi = device || (root.dataset.seats || "").split(" ").filter(Boolean).length > 1;
   const states = {};
   let holder = null;
   let latest = null;
@@ -159,6 +162,11 @@
         (st.characters || (st.legal && st.legal.length));
     };
     const next = ref.status === "finished" ? holder : ref.acting.find(ready);
+    if (!device) {
+      holder = next || holder || ref.you;
+      render(states[holder] || ref);
+      return;
+    }
     if (!next || next === holder || holder === null && ref.status === "finished") {
       handover.hidden = true;
       board.hidden = false;
@@ -186,7 +194,7 @@
 
   function send(message) {
     refused.hidden = true;
-    if (device && holder && message.type !== "clock") message.seat = holder;
+    if (multi && holder && message.type !== "clock") message.seat = holder;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
@@ -196,7 +204,7 @@
     socket.addEventListener("open", () => { retry = 0; connection.textContent = "Connected"; });
     socket.addEventListener("message", (e) => {
       const m = JSON.parse(e.data);
-      if (m.type === "state" && device) {
+      if (m.type === "state" && multi) {
         states[m.you] = m;
         latest = m;
         deviceRender();
@@ -204,7 +212,7 @@
       else if (m.type === "refused") {
         refused.textContent = `Refused: ${m.reason}`;
         refused.hidden = false;
-        if (device) deviceRender();
+        if (multi) deviceRender();
         else if (state) render(state);  // the buttons again
       }
     });

@@ -177,13 +177,133 @@ def test_every_player_of_a_three_player_side_acts_for_its_seat_and_nobody_else_d
     assert refused.value.code == RoomErrorCode.NOT_YOUR_SEAT
 
 
-def test_tag_team_matches_are_refused_with_a_clear_reason() -> None:
-    match = match_create(mode=Match.Mode.TAG_TEAM, side_1=[PlayerFactory(), PlayerFactory()],
+def test_dramatic_battle_matches_are_refused_with_a_clear_reason() -> None:
+    match = match_create(mode=Match.Mode.DRAMATIC_BATTLE, side_1=[PlayerFactory()],
                          side_2=[PlayerFactory(), PlayerFactory()])
     with pytest.raises(RoomError) as refused:
-        services.room_open_for_match(match=match, user=side_user_first(match))
-    assert "Versus and Triple Threat" in refused.value.message
+        services.room_open_for_match(match=match, user=_first_user(match, 1))
+    assert "Versus, Triple Threat and Tag Team" in refused.value.message
+    assert not Room.objects.filter(match=match).exists()
 
 
-def side_user_first(match: Match):
-    return _first_user(match, 1)
+# --- Tag Team: four seats, a person each -------------------------------------------------
+
+TAG = {"P1": "grave", "P2": "rook", "P3": "jaina", "P4": "lum"}
+
+
+def _tag_room() -> tuple[Match, Room, dict[str, object]]:
+    match = match_create(mode=Match.Mode.TAG_TEAM, side_1=[PlayerFactory(), PlayerFactory()],
+                         side_2=[PlayerFactory(), PlayerFactory()])
+    room = services.room_open_for_match(match=match, user=_first_user(match, 1))
+    users = {s.seat: s.user for s in room.seats.select_related("user")}
+    return match, room, users
+
+
+def test_tag_team_seats_each_player_and_shows_picks_and_hands_to_partners_only() -> None:
+    match, room, users = _tag_room()
+    rosters = {side: [m.player.user for m in match.sides.filter(side=side).order_by("order")]
+               for side in (1, 2)}
+    assert users == {"P1": rosters[1][0], "P3": rosters[1][1],
+                     "P2": rosters[2][0], "P4": rosters[2][1]}
+    services.room_pick(room_id=room.pk, user=users["P1"], character="grave")
+    # the partner sees the pick (and may not take the same character); nobody else does
+    seen = {a: next(s for s in _state(room, a)["seats"] if s["seat"] == "P1")["character"]
+            for a in ("P2", "P3", "P4", PUBLIC)}
+    assert seen == {"P2": None, "P3": "grave", "P4": None, PUBLIC: None}
+    with pytest.raises(RoomError) as refused:
+        services.room_pick(room_id=room.pk, user=users["P3"], character="grave")
+    assert "your partner (P1) already picked 'grave'" in refused.value.message
+    for seat in ("P2", "P3", "P4"):
+        services.room_pick(room_id=room.pk, user=users[seat], character=TAG[seat])
+    room.refresh_from_db()
+    assert room.status == Room.Status.PLAYING
+    views = {a: _state(room, a) for a in ("P1", "P2", "P3", "P4", PUBLIC)}
+    for seat in ("P1", "P2", "P3", "P4"):
+        players = views[seat]["view"]["players"]
+        partner = {"P1": "P3", "P3": "P1", "P2": "P4", "P4": "P2"}[seat]
+        # TG-6: a seat sees its own hand and its partner's, never the other side's
+        assert {p for p, v in players.items() if "hand" in v} == {seat, partner}
+    assert all("hand" not in v for v in views[PUBLIC]["view"]["players"].values())
+    assert sorted(views[PUBLIC]["acting"]) == ["P1", "P2"]  # the active characters commit
+
+
+def _tag_commit_messages(index: int) -> dict[str, str]:
+    _match, room, users = _tag_room()
+    Room.objects.filter(pk=room.pk).update(seed=4321)  # the same deal in both rooms
+    for seat, character in TAG.items():
+        services.room_pick(room_id=room.pk, user=users[seat], character=character)
+    room.refresh_from_db()
+    mine = _state(room, "P1")
+    commits = [c for c in mine["legal"] if c["action"]["action"] == "commit"]
+    update = services.room_choose(room_id=room.pk, user=users["P1"],
+                                  action=commits[index]["action"], decision=mine["decision"])
+    out = {}
+    for audience in ("P2", "P4", PUBLIC):
+        message = update.messages[audience]
+        message.pop("room")
+        for seat in message["seats"]:
+            seat.pop("name")
+        out[audience] = json.dumps(message, sort_keys=True)
+    out["card"] = json.dumps(commits[index]["action"])
+    return out
+
+
+def test_a_tag_team_commit_is_hidden_from_the_other_side_and_the_spectators() -> None:
+    # the same deal, P1 commits two different cards: what the other side's seats and the
+    # spectators receive is byte for byte the same
+    first, other = _tag_commit_messages(0), _tag_commit_messages(-1)
+    assert first.pop("card") != other.pop("card")
+    assert first == other
+    for audience in ("P2", "P4", PUBLIC):
+        message = json.loads(first[audience])
+        assert message["moves"]["P1"] == 1 and "combat_card" not in \
+            message["view"]["players"]["P1"]
+        assert "hand" not in message["view"]["players"]["P1"]
+    assert json.loads(first["P2"])["acting"] == ["P2"]
+
+
+def test_a_tag_team_game_is_played_to_the_end_and_its_v2_log_verified_as_the_rooms(
+    django_capture_on_commit_callbacks,
+) -> None:
+    match, room, users = _tag_room()
+    for seat, character in TAG.items():
+        services.room_pick(room_id=room.pk, user=users[seat], character=character)
+    rng = random.Random(4)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(5000):
+            room.refresh_from_db()
+            if room.status == Room.Status.FINISHED:
+                break
+            seat = _state(room, PUBLIC)["acting"][0]
+            now = _state(room, seat)
+            services.room_choose(room_id=room.pk, user=users[seat],
+                                 action=pick_choice(now["legal"], rng)["action"],
+                                 decision=now["decision"])
+    assert room.status == Room.Status.FINISHED
+    log = parse_log(room.log_text)
+    assert (log.version, log.mode) == (2, Mode.TAG_TEAM)
+    assert [[m.character for m in side] for side in log.sides] == [["grave", "jaina"],
+                                                                   ["rook", "lum"]]
+    # each character's player, as TT-1 lets a log say
+    names = {s.seat: s.name for s in room.seats.all()}
+    assert [m.controller for m in log.sides[0]] == [names["P1"], names["P3"]]
+    assert {e.player.name for e in log.events} == {"P1", "P2", "P3", "P4"}
+    assert replay(log).status == "legal"
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.result_log_id == room.match_log_id
+
+
+def test_a_side_of_one_player_plays_both_its_seats() -> None:
+    match = match_create(mode=Match.Mode.TAG_TEAM, side_1=[PlayerFactory()],
+                         side_2=[PlayerFactory(), PlayerFactory()])
+    room = services.room_open_for_match(match=match, user=_first_user(match, 2))
+    solo = _first_user(match, 1)
+    assert set(room.seats.filter(user=solo).values_list("seat", flat=True)) == {"P1", "P3"}
+    services.room_pick(room_id=room.pk, user=solo, character="grave", seat="P1")
+    services.room_pick(room_id=room.pk, user=solo, character="jaina", seat="P3")
+    # naming a seat of the other side changes nothing: the sender's own seats only
+    with pytest.raises(RoomError) as refused:
+        services.room_pick(room_id=room.pk, user=solo, character="rook", seat="P2")
+    assert refused.value.code == RoomErrorCode.STALE  # both of the sender's seats have picked
+    assert dict(room.seats.values_list("seat", "character")) == {
+        "P1": "grave", "P3": "jaina", "P2": "", "P4": ""}
