@@ -21,6 +21,7 @@ from rules_engine.bots import Bot, make_bot
 from rules_engine.cards import CARDS_BY_CODE, character, characters
 from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_event, seat_names
+from rules_engine.table import Table
 from rules_engine.team import Mode, Team
 from rules_engine.training import survival_game, survival_score, training_game
 from rules_engine.types import PlayerId
@@ -34,7 +35,10 @@ _acting: weakref.WeakKeyDictionary[Game, list[str | None]] = weakref.WeakKeyDict
 VERSUS = Mode.VERSUS.value
 # The modes a room plays: how many characters each seat picks (Survival's bot seat: its run).
 TEAM_SIZES = {Mode.VERSUS.value: 1, Mode.TRIPLE_THREAT.value: 3, Mode.TRAINING.value: 1,
-              Mode.SURVIVAL.value: 1, Mode.TAG_TEAM.value: 1}  # Tag Team: one a seat
+              Mode.SURVIVAL.value: 1, Mode.TAG_TEAM.value: 1,  # a bench's modes: one a seat
+              Mode.DRAMATIC_BATTLE.value: 1}
+# Modes with a bench (TG-2, DB-1): every member seated from the start, a seat each.
+BENCH_MODES = frozenset({Mode.TAG_TEAM.value, Mode.DRAMATIC_BATTLE.value})
 # Modes whose seat P2 is the rulebook's bot: the engine derives its choices (never logged).
 RULEBOOK_BOT_MODES = frozenset({Mode.TRAINING.value, Mode.SURVIVAL.value})
 RULEBOOK_BOT = "rulebook"
@@ -76,16 +80,16 @@ def game_new(seed: int | None, picks: Sequence[str], mode: str = VERSUS) -> Game
     if mode == Mode.SURVIVAL.value:
         assert seed is not None
         return survival_game(picks[0], lineup(picks[1]), seed=seed)
-    return Game.for_teams(Mode(mode), tuple(Team.of(side)  # type: ignore[arg-type]
-                                            for side in side_lineups(picks, mode)), seed=seed)
+    return Game.for_teams(Mode(mode), (Team.of(lineup(picks[0])), Team.of(lineup(picks[1]))),
+                          seed=seed)
 
 
-def side_lineups(picks: Sequence[str], mode: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Each side's characters in declared order, from the seats' picks (in seat order). Tag
-    Team: side 1 is P1's and P3's, side 2 P2's and P4's (the table seats them there)."""
-    if mode == Mode.TAG_TEAM.value:
-        return (picks[0], picks[2]), (picks[1], picks[3])
-    return lineup(picks[0]), lineup(picks[1])
+def bench_seating(sizes: tuple[int, int]) -> list[tuple[str, int, int]]:
+    """A bench mode's seats: (seat, match side 1 or 2, member of the side), as the engine's
+    table seats a side of ``sizes[0]`` and one of ``sizes[1]`` characters."""
+    return [(seat.name, side + 1, member)
+            for side, seats in enumerate(Table.for_sizes(*sizes).sides)
+            for member, seat in enumerate(seats)]
 
 
 def acting_character(game: Game, player: PlayerId) -> str | None:
@@ -217,7 +221,8 @@ def card_name(code: str) -> str:
 
 
 def match_log(game: Game, seed: int | None, picks: Sequence[str],
-              names: Sequence[str | None], mode: str = VERSUS) -> MatchLog:
+              names: Sequence[str | None], mode: str = VERSUS,
+              controllers: Sequence[tuple[str | None, ...] | None] = (None, None)) -> MatchLog:
     """The finished game's log, written as self-play writes it (seeded or recorded draws,
     claimed result): version 1 for Versus, version 2 (each event naming the character acting)
     for the other modes."""
@@ -231,14 +236,8 @@ def match_log(game: Game, seed: int | None, picks: Sequence[str],
             result=result,
             names=(names[0], names[1]),
         )
-    sides = side_lineups(picks, mode)
+    sides = (lineup(picks[0]), lineup(picks[1]))
     acting = acting_characters(game)
-    controllers: tuple[tuple[str | None, ...] | None, ...] = (None, None)
-    if mode == Mode.TAG_TEAM.value:
-        # TT-1: each character's player, when the side's two seats have two players
-        by_side = ((names[0], names[2]), (names[1], names[3]))
-        controllers = tuple(c if c[0] != c[1] else None for c in by_side)
-        names = [c[0] for c in by_side]
     assert len(acting) == len(game.history)
     return MatchLog(
         characters=(sides[0][0], sides[1][0]),

@@ -83,6 +83,9 @@ class RoomSeat(models.Model):
     # A team mode's lineup is its characters in declared order, comma-separated
     # ("grave,jaina,midori"); Survival's bot seat: its run of opponents.
     character = models.CharField(max_length=200, blank=True)
+    # The match side (1 or 2) the seat plays for; 0: by its name (P1 and P3 side 1, P2 and P4
+    # side 2). A Dramatic Battle's pair may be either side (DB-1).
+    side = models.PositiveSmallIntegerField(default=0)
     # The other players of the seat's side (user ids) who may choose for it too: a Triple
     # Threat side of three players controls its one seat together.
     partners = models.JSONField(default=list, blank=True)
@@ -99,6 +102,10 @@ class RoomSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} of {self.room}: {self.name}"
+
+    @property
+    def side_number(self) -> int:
+        return self.side or (1 if self.seat in ("P1", "P3") else 2)
 
 
 class RoomEvent(models.Model):

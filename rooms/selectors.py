@@ -49,12 +49,21 @@ def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUs
     return next(iter(room_seats_of(seats, user)), None)
 
 
-# Tag Team's partners (TG-6: teammates share their hands, and see each other's pick)
-PARTNERS = {"P1": "P3", "P3": "P1", "P2": "P4", "P4": "P2"}
+def partner_seat(room: Room, seats: Sequence[RoomSeat], seat: str | None) -> str | None:
+    """The seat's partner in a mode with a bench (TG-6: teammates share their hands, and see
+    each other's pick); None elsewhere."""
+    if room.mode not in games.BENCH_MODES or seat is None:
+        return None
+    side = next((s.side_number for s in seats if s.seat == seat), None)
+    return next((s.seat for s in seats if s.side_number == side and s.seat != seat), None)
 
 
-def partner_seat(room: Room, seat: str | None) -> str | None:
-    return PARTNERS.get(seat or "") if room.mode == "tag_team" else None
+def room_picks(room: Room, seats: Sequence[RoomSeat]) -> list[str]:
+    """What the game is built from: each seat's pick, or in a mode with a bench each side's
+    lineup (its seats' picks, in seat order: the table seats the members so)."""
+    if room.mode not in games.BENCH_MODES:
+        return [s.character for s in seats]
+    return [",".join(s.character for s in seats if s.side_number == side) for side in (1, 2)]
 
 
 def room_is_device(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
@@ -81,7 +90,7 @@ def room_game(room: Room, seats: Sequence[RoomSeat]) -> Game | None:
     """The game now (None while characters are picked), from the cache or the stored events."""
     if room.status == Room.Status.PICKING:
         return None
-    return games.game_for(room.pk, room.seed, [s.character for s in seats], room.version,
+    return games.game_for(room.pk, room.seed, room_picks(room, seats), room.version,
                           load=lambda: room_events(room.pk), mode=room.mode)
 
 
@@ -97,7 +106,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     """The message for one audience: a seat ("P1", "P2") or ``PUBLIC`` (spectators)."""
     seat = None if audience == PUBLIC else audience
     picking = room.status == Room.Status.PICKING
-    partner = partner_seat(room, seat)
+    partner = partner_seat(room, seats, seat)
     state: dict[str, Any] = {
         "type": "state",
         "room": room.pk,

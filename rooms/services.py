@@ -32,6 +32,7 @@ from rooms.selectors import (
     partner_seat,
     room_game,
     room_is_device,
+    room_picks,
     room_seats,
     room_seats_of,
     room_states,
@@ -42,11 +43,9 @@ from rules_engine.log import MAX_SURVIVAL_BOTS
 
 User = AbstractBaseUser | AnonymousUser
 SEATS = ("P1", "P2")  # one per side: Versus, Triple Threat (TT-1: the side's seat), Training
-# Tag Team (TG-2): both members of each side are seated from the start, side 1's at P1 and P3,
-# side 2's at P2 and P4 (the engine's table); seat -> (match side, member of the side)
-TAG_SEATS = {"P1": (1, 0), "P2": (2, 0), "P3": (1, 1), "P4": (2, 1)}
-# The match modes a room plays (Dramatic Battle not yet).
-MATCH_MODES = (Match.Mode.VERSUS, Match.Mode.TRIPLE_THREAT, Match.Mode.TAG_TEAM)
+# The match modes a room plays: all four.
+MATCH_MODES = (Match.Mode.VERSUS, Match.Mode.TRIPLE_THREAT, Match.Mode.TAG_TEAM,
+               Match.Mode.DRAMATIC_BATTLE)
 
 
 @dataclass(frozen=True)
@@ -117,13 +116,19 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     sides: dict[int, list[Any]] = {}
     for side in match.sides.select_related("player").order_by("side", "order"):
         sides.setdefault(side.side, []).append(side)
-    if match.mode == Match.Mode.TAG_TEAM:
-        # each player of a side plays one of its seats (the engine's controller of that
-        # member); a side of one player plays both
-        for seat, (side_no, member) in TAG_SEATS.items():
+    if match.mode in games.BENCH_MODES:
+        # Every member seated from the start (TG-2, DB-1), where the engine's table seats it:
+        # Tag Team side 1 at P1 and P3, side 2 at P2 and P4; Dramatic Battle the lone side's
+        # one seat and the pair's two (the pair: the side with more players; side 2 if even).
+        # Each player of a side plays one of its seats (the engine's controller of that
+        # member); a side of one player plays all of them.
+        sizes = (2, 2)
+        if match.mode == Match.Mode.DRAMATIC_BATTLE:
+            sizes = (2, 1) if len(sides[1]) > len(sides[2]) else (1, 2)
+        for seat, side_no, member in games.bench_seating(sizes):
             roster = sides[side_no]
             player = roster[min(member, len(roster) - 1)].player
-            RoomSeat.objects.create(room=room, seat=seat, user=player.user,
+            RoomSeat.objects.create(room=room, seat=seat, side=side_no, user=player.user,
                                     name=player.display_name)
         _start_if_picked(room)
         return room
@@ -203,7 +208,7 @@ def _start_if_picked(room: Room) -> Game | None:
     room.status = Room.Status.PLAYING
     room.decision_since = timezone.now()
     room.save(update_fields=["status", "decision_since", "updated_at"])
-    game = games.game_for(room.pk, room.seed, [s.character for s in seats], [],
+    game = games.game_for(room.pk, room.seed, room_picks(room, seats), [],
                           mode=room.mode)
     _bots_play(room, seats, game)
     if game.history:
@@ -277,7 +282,7 @@ def room_pick(*, room_id: int, user: User, character: Any,
         if room.status != Room.Status.PICKING or mine.character:
             raise RoomError(RoomErrorCode.STALE, "the characters are already picked")
         character = _lineup_checked(room.mode, character)
-        partner = partner_seat(room, seat)
+        partner = partner_seat(room, seats, seat)
         if partner is not None and any(s.seat == partner and s.character == character
                                        for s in seats):
             raise RoomError(RoomErrorCode.BAD_REQUEST,
@@ -423,9 +428,15 @@ def _finish(room: Room, game: Game) -> None:
     """The game ended: write its log; a match's log goes to verification as the room's own."""
     assert game.outcome is not None
     seats = room_seats(room)
-    log = games.match_log(game, room.seed, [s.character for s in seats],
-                          [None if s.bot == games.RULEBOOK_BOT else s.name for s in seats],
-                          room.mode)
+    names: list[str | None] = [None if s.bot == games.RULEBOOK_BOT else s.name for s in seats]
+    controllers: list[tuple[str | None, ...] | None] = [None, None]
+    if room.mode in games.BENCH_MODES:
+        # TT-1: each character's player, when a side's seats have different players
+        by_side = [tuple(s.name for s in seats if s.side_number == side) for side in (1, 2)]
+        controllers = [c if len(set(c)) > 1 else None for c in by_side]
+        names = [c[0] for c in by_side]
+    log = games.match_log(game, room.seed, room_picks(room, seats), names, room.mode,
+                          controllers)
     room.log_text = log.dumps()
     room.status = Room.Status.FINISHED
     room.outcome = {

@@ -177,15 +177,6 @@ def test_every_player_of_a_three_player_side_acts_for_its_seat_and_nobody_else_d
     assert refused.value.code == RoomErrorCode.NOT_YOUR_SEAT
 
 
-def test_dramatic_battle_matches_are_refused_with_a_clear_reason() -> None:
-    match = match_create(mode=Match.Mode.DRAMATIC_BATTLE, side_1=[PlayerFactory()],
-                         side_2=[PlayerFactory(), PlayerFactory()])
-    with pytest.raises(RoomError) as refused:
-        services.room_open_for_match(match=match, user=_first_user(match, 1))
-    assert "Versus, Triple Threat and Tag Team" in refused.value.message
-    assert not Room.objects.filter(match=match).exists()
-
-
 # --- Tag Team: four seats, a person each -------------------------------------------------
 
 TAG = {"P1": "grave", "P2": "rook", "P3": "jaina", "P4": "lum"}
@@ -307,3 +298,52 @@ def test_a_side_of_one_player_plays_both_its_seats() -> None:
     assert refused.value.code == RoomErrorCode.STALE  # both of the sender's seats have picked
     assert dict(room.seats.values_list("seat", "character")) == {
         "P1": "grave", "P3": "jaina", "P2": "", "P4": ""}
+
+
+
+# --- Dramatic Battle: the lone side's seat and the pair's two ----------------------------
+
+
+@pytest.mark.parametrize(("pair_side", "seating"), [
+    (2, {"P1": 1, "P2": 2, "P3": 2}),  # the lone side first, as the CLI writes it
+    (1, {"P1": 1, "P3": 1, "P2": 2}),  # the pair first (DB-1: a log may name it first)
+])
+def test_a_dramatic_battle_is_played_to_the_end_and_its_v2_log_verified(
+    pair_side, seating, django_capture_on_commit_callbacks,
+) -> None:
+    rosters = {pair_side: [PlayerFactory(), PlayerFactory()], 3 - pair_side: [PlayerFactory()]}
+    match = match_create(mode=Match.Mode.DRAMATIC_BATTLE, side_1=rosters[1], side_2=rosters[2])
+    room = services.room_open_for_match(match=match, user=_first_user(match, 1))
+    seats = {s.seat: s for s in room.seats.select_related("user")}
+    assert {seat: s.side for seat, s in seats.items()} == seating
+    pair = sorted(seat for seat, side in seating.items() if side == pair_side)
+    lone = next(seat for seat, side in seating.items() if side != pair_side)
+    # the pair's players each play a seat, and see each other's hand (DB-1: Tag Team rules)
+    assert [seats[s].user for s in pair] == [p.user for p in rosters[pair_side]]
+    picks = {lone: "grave", pair[0]: "rook", pair[1]: "lum"}
+    for seat, character in picks.items():
+        services.room_pick(room_id=room.pk, user=seats[seat].user, character=character)
+    view = _state(room, pair[0])["view"]["players"]
+    assert "hand" in view[pair[1]] and "hand" not in view[lone]
+    rng = random.Random(5)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(5000):
+            room.refresh_from_db()
+            if room.status == Room.Status.FINISHED:
+                break
+            seat = _state(room, PUBLIC)["acting"][0]
+            now = _state(room, seat)
+            services.room_choose(room_id=room.pk, user=seats[seat].user,
+                                 action=pick_choice(now["legal"], rng)["action"],
+                                 decision=now["decision"])
+    assert room.status == Room.Status.FINISHED
+    log = parse_log(room.log_text)
+    assert (log.version, log.mode) == (2, Mode.DRAMATIC_BATTLE)
+    expected = {pair_side: ["rook", "lum"], 3 - pair_side: ["grave"]}
+    assert [[m.character for m in side] for side in log.sides] == [expected[1], expected[2]]
+    assert replay(log).status == "legal"
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.result_log_id == room.match_log_id
+    winner = log.result.winner
+    if winner is not None:  # the winning seat's side is the match's winner
+        assert match.winner_side == seating[winner.name]
