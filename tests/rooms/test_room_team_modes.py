@@ -254,7 +254,7 @@ def test_a_tag_team_commit_is_hidden_from_the_other_side_and_the_spectators() ->
 
 
 def test_a_tag_team_game_is_played_to_the_end_and_its_v2_log_verified_as_the_rooms(
-    django_capture_on_commit_callbacks,
+    django_capture_on_commit_callbacks, client,
 ) -> None:
     match, room, users = _tag_room()
     for seat, character in TAG.items():
@@ -282,6 +282,14 @@ def test_a_tag_team_game_is_played_to_the_end_and_its_v2_log_verified_as_the_roo
     assert replay(log).status == "legal"
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.result_log_id == room.match_log_id
+    # the replay viewer steps through it with all four seats, both sides' hands shown
+    from rooms.replay import replay_frames
+
+    frames = replay_frames(room.log_text)
+    assert frames["problem"] is None and frames["mode"] == "tag_team"
+    assert set(frames["frames"][-1]["board"]["players"]) == {"P1", "P2", "P3", "P4"}
+    assert all("hand" in p for p in frames["frames"][1]["board"]["players"].values())
+    assert client.get(f"/rooms/{room.pk}/replay/").status_code == 200
 
 
 def test_a_side_of_one_player_plays_both_its_seats() -> None:
