@@ -147,10 +147,18 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     state["moves"] = moves
     state["view"] = game.public_view(viewer)
     state["acting"] = [p.name for p in game.acting_players]
-    if viewer is not None and viewer in game.acting_players:
-        state["decision"] = decision_token(game, seat)  # type: ignore[arg-type]
-        state["legal"] = [{"label": games.action_label(a), "action": a.to_json()}
-                          for a in game.legal_actions(viewer)]
+    if viewer is not None:
+        # the seat's own decision first, then one of a seat card text gave it control of
+        # (Mistress's Command: the decision and its event stay that seat's)
+        decides = sorted((p for p in game.acting_players if game.controller(p) is viewer),
+                         key=lambda p: p is not viewer)
+        if decides:
+            target = decides[0]
+            state["decision"] = decision_token(game, target.name)
+            state["legal"] = [{"label": games.action_label(a), "action": a.to_json()}
+                              for a in game.legal_actions(target)]
+            if target is not viewer:
+                state["deciding_for"] = target.name
     if room.decision_seconds and room.status == Room.Status.PLAYING and room.decision_since:
         # the clock: when the open decision's time runs out (server time), and its length
         state["clock"] = {"seconds": room.decision_seconds,

@@ -299,8 +299,10 @@ def room_pick(*, room_id: int, user: User, character: Any,
 def room_choose(*, room_id: int, user: User, action: Any, decision: str | None,
                 seat: str | None = None) -> RoomUpdate:
     """Apply the sender's seat's choice (after the engine checks it), then any bot's.
-    ``seat``: on a one-device recorder, the seat the holder chooses for (else ignored: a
-    choice is always the sender's own seat's)."""
+    ``seat``: the seat the choice is for, when the sender may choose for another: one of
+    their own seats, a seat card text gave their seat control of (Mistress's Command), or on
+    a one-device recorder any seat (else ignored: a choice is the sender's own seat's)."""
+    requested = seat
     with games.room_lock(room_id), transaction.atomic():
         room, seats, seat = _locked(room_id, user, seat)
         if room.status == Room.Status.FINISHED:
@@ -309,12 +311,21 @@ def room_choose(*, room_id: int, user: User, action: Any, decision: str | None,
             raise RoomError(RoomErrorCode.NOT_YOUR_TURN, "pick your character first")
         game = room_game(room, seats)
         assert game is not None
-        player = games.seat_id(seat)
+        sender = player = games.seat_id(seat)
+        if requested is not None and requested != seat and \
+                requested in {s.seat for s in seats} and \
+                game.controller(games.seat_id(requested)) is sender:
+            player = games.seat_id(requested)  # the seat card text gave the sender control of
         if player not in game.acting_players:
             raise RoomError(RoomErrorCode.NOT_YOUR_TURN,
                             f"it is {' and '.join(p.name for p in game.acting_players)}'s "
-                            f"decision at {game.step}, not {seat}'s")
-        if decision is not None and decision != decision_token(game, seat):
+                            f"decision at {game.step}, not {player.name}'s")
+        controller = game.controller(player)
+        if controller is not sender and not room_is_device(room, user):
+            raise RoomError(RoomErrorCode.NOT_YOUR_TURN,
+                            f"{player.name}'s decision is {controller.name}'s to make now (card "
+                            f"text gave {controller.name} control of it)")
+        if decision is not None and decision != decision_token(game, player.name):
             raise RoomError(RoomErrorCode.STALE,
                             "that choice answered an earlier decision; choose again")
         try:
@@ -416,11 +427,13 @@ def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
     bots = {games.seat_id(s.seat): s.bot for s in seats
             if s.bot and s.bot != games.RULEBOOK_BOT}
     while bots and not game.is_over:
-        acting = [p for p in game.acting_players if p in bots]
+        # a bot decides for its seat, and for a seat card text gave it control of
+        acting = [p for p in game.acting_players if game.controller(p) in bots]
         if not acting:
             return
         player = acting[0]
-        bot = games.bot_for(bots[player], room.seed, len(game.history), player)
+        bot = games.bot_for(bots[game.controller(player)], room.seed, len(game.history),
+                            player)
         games.apply(game, player, bot.choose(game, player, game.legal_actions(player)))
 
 

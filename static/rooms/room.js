@@ -106,13 +106,16 @@
         choices.appendChild(b);
       }
     } else if (s.legal && s.legal.length) {
-      title.textContent = "Your decision";
+      title.textContent = s.deciding_for
+        ? `Your decision for ${s.deciding_for} (card text gave you control of it)` : "Your decision";
       s.legal.forEach((choice, i) => {
         const b = el("button", {type: "button", class: "choice", "data-index": i,
                                 "data-kind": choice.action.action}, choice.label);
         b.addEventListener("click", () => {
           for (const other of choices.querySelectorAll("button")) other.disabled = true;
-          send({type: "choose", action: choice.action, decision: s.decision});
+          const message = {type: "choose", action: choice.action, decision: s.decision};
+          if (s.deciding_for) message.seat = s.deciding_for;
+          send(message);
         });
         choices.appendChild(b);
       });
@@ -194,7 +197,7 @@
 
   function send(message) {
     refused.hidden = true;
-    if (multi && holder && message.type !== "clock") message.seat = holder;
+    if (multi && holder && !message.seat && message.type !== "clock") message.seat = holder;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
