@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from matches.errors import MatchError
 from matches.models import Match
-from matches.owners import owner_room_decision_seconds
+from matches.owners import owner_room_decision_seconds, owner_room_lineups
 from matches.services import match_log_record_from_room, match_log_submit, solo_run_submit
 from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
@@ -132,6 +132,8 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
                                     name=player.display_name)
         _start_if_picked(room)
         return room
+    # a team side's lineup as registered with the event (Triple Threat), else picked here
+    registered = owner_room_lineups(match) if match.mode != Match.Mode.VERSUS else None
     for seat, side_no in zip(SEATS, (1, 2), strict=True):
         first, *others = sides[side_no]
         # A Versus side's character may be known already (a set's locked pick); a team
@@ -139,7 +141,8 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
         RoomSeat.objects.create(
             room=room, seat=seat, user=first.player.user,
             name=" & ".join(s.player.display_name for s in sides[side_no]),
-            character=(first.character or "") if match.mode == Match.Mode.VERSUS else "",
+            character=(first.character or "") if match.mode == Match.Mode.VERSUS
+            else ",".join(registered[side_no - 1]) if registered else "",
             partners=[s.player.user_id for s in others],
         )
     _start_if_picked(room)

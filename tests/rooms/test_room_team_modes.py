@@ -355,3 +355,30 @@ def test_a_dramatic_battle_is_played_to_the_end_and_its_v2_log_verified(
     winner = log.result.winner
     if winner is not None:  # the winning seat's side is the match's winner
         assert match.winner_side == seating[winner.name]
+
+
+def test_a_triple_threat_sets_room_starts_with_the_registered_lineups() -> None:
+    from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, \
+        entrant_create
+    from tournaments.models import Event, Set
+    from tournaments.services.generation import stage_generate
+    from tournaments.services.set_matches import set_match_open
+
+    organizer = UserFactory()
+    event = EventFactory(organizers=[organizer], best_of=1, mode=Event.Mode.TRIPLE_THREAT)
+    lineups = {1: ["Grave", "Jaina", "Midori"], 2: ["Rook", "Troq", "Gwen"]}
+    for i in (1, 2):
+        entrant_create(event, seed=i, lineup=lineups[i])
+    stage = StageFactory(event=event)
+    stage_generate(stage=stage, actor=organizer)
+    s = Set.objects.get(stage=stage)
+    match = set_match_open(set=s, actor=organizer)
+    room = services.room_open_for_match(match=match, user=_first_user(match, 1))
+    room.refresh_from_db()
+    # entrant A plays side 1: its lineup, in its declared order, as engine ids
+    expected = {1: s.entrant_a.lineup, 2: s.entrant_b.lineup}
+    assert dict(room.seats.values_list("seat", "character")) == {
+        "P1": ",".join(c.lower() for c in expected[1]),
+        "P2": ",".join(c.lower() for c in expected[2])}
+    assert room.status == Room.Status.PLAYING
+    assert _state(room, "P1")["view"]["step"] == "TT-2"
