@@ -358,8 +358,7 @@ def test_a_dramatic_battle_is_played_to_the_end_and_its_v2_log_verified(
 
 
 def test_a_triple_threat_sets_room_starts_with_the_registered_lineups() -> None:
-    from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, \
-        entrant_create
+    from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrant_create
     from tournaments.models import Event, Set
     from tournaments.services.generation import stage_generate
     from tournaments.services.set_matches import set_match_open
