@@ -16,8 +16,9 @@ from matches.models import Match, VerificationRun
 from rooms.models import Room
 from rules_engine.log import parse_log
 from tests.matches.factories import side_user, versus_match
-from tests.rooms.conftest import click_a_choice, log_in
+from tests.rooms.conftest import click_a_choice, log_in, worker_drained
 from tests.rooms.servers import AsgiServer
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -100,3 +101,4 @@ def test_one_phone_records_a_tabletop_game_to_the_end_and_its_log_is_verified(
     assert run.status == "legal"
     phone.goto(base + reverse("matches:match-detail", args=[match.pk]))
     assert _fits(phone)
+    wait_for(worker_drained, 60, "the worker to finish the log's follow-up tasks")
