@@ -128,3 +128,16 @@ def test_a_survival_opponent_list_is_checked() -> None:
         services.room_open_practice(user=PlayerFactory().user, name="me", mode="training",
                                     bot_character="jaina,rook")
     assert refused.value.message == "pick one character for the bot"
+
+
+def test_without_a_player_profile_the_run_is_played_but_not_stored() -> None:
+    from tests.tournaments.factories import UserFactory
+
+    user = UserFactory()
+    assert not Match.objects.filter(sides__player__user=user).exists()
+    room = services.room_open_practice(user=user, name="guest", mode="training",
+                                       character="grave", bot_character="rook")
+    room = _play_alone(room, user, seed=2)
+    assert room.match is None
+    assert room.result_problem == "only a player can submit a solo run"
+    assert _state(room, "P1")["result_problem"] == room.result_problem
