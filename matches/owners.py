@@ -10,7 +10,9 @@ Matches never import their owners (DESIGN.md: one-way dependencies). An owner re
   owner applies it inside the override's transaction or refuses it with a ``MatchError``, so an
   override either takes effect or answers a clear 4xx, never a silent 200 that changes nothing;
 - whether a submitted log's characters may be played in this match (a set's recorded character
-  picks): refused with a ``MatchError`` before anything is stored.
+  picks): refused with a ``MatchError`` before anything is stored;
+- the per-decision clock of the match's room (an event's setting), and the sides' registered
+  lineups (Triple Threat), when its room opens.
 """
 
 from __future__ import annotations
@@ -39,6 +41,14 @@ class MatchOwner(Protocol):
         """Refuse (``MatchError``) a log whose characters (side 1's, side 2's, engine ids) the
         owner's rules forbid in this match; return for a match it does not own."""
 
+    def room_decision_seconds(self, match: Match) -> int | None:
+        """The clock (seconds per decision) the owner sets for the match's room: 0 for a
+        match it owns without a clock, None for a match it does not own."""
+
+    def room_lineups(self, match: Match) -> tuple[list[str], list[str]] | None:
+        """Each side's registered lineup (engine character ids, in declared order) for a
+        team-mode match's room, when the owner knows both; None otherwise."""
+
 
 _owners: list[MatchOwner] = []
 
@@ -50,3 +60,23 @@ def match_owner_register(owner: MatchOwner) -> None:
 
 def owners() -> tuple[MatchOwner, ...]:
     return tuple(_owners)
+
+
+def owner_room_decision_seconds(match: Match) -> int | None:
+    """The match's room clock as its owner sets it (0: the owner sets no clock); None when no
+    owner holds the match (then whoever opens the room may choose one)."""
+    for owner in _owners:
+        answer = owner.room_decision_seconds(match)
+        if answer is not None:
+            return answer
+    return None
+
+
+def owner_room_lineups(match: Match) -> tuple[list[str], list[str]] | None:
+    """The sides' registered lineups as the match's owner knows them (None: the players pick
+    them in the room)."""
+    for owner in _owners:
+        answer = owner.room_lineups(match)
+        if answer is not None:
+            return answer
+    return None

@@ -4,6 +4,7 @@ services and forwards each audience its own message through the channel layer.""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -11,7 +12,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from rooms import games, services
 from rooms.errors import RoomError, RoomErrorCode
-from rooms.selectors import PUBLIC, room_game, room_get, room_seat_of, room_seats, room_state
+from rooms.selectors import room_audiences, room_game, room_get, room_seats, room_state
 
 
 def room_group(room_id: int, audience: str) -> str:
@@ -19,20 +20,29 @@ def room_group(room_id: int, audience: str) -> str:
     return f"room-{room_id}-{audience}"
 
 
-def _connect_state(room_id: int, user: Any) -> tuple[str, dict[str, Any]] | None:
+def _connect_state(room_id: int, user: Any) -> list[tuple[str, dict[str, Any]]] | None:
     # Under the room's lock: a choice being applied in another thread changes the cached game.
     with games.room_lock(room_id):
         room = room_get(room_id)
         if room is None:
             return None
         seats = room_seats(room)
-        audience = room_seat_of(seats, user) or PUBLIC
-        return audience, room_state(room, seats, room_game(room, seats), audience)
+        game = room_game(room, seats)
+        return [(audience, room_state(room, seats, game, audience))
+                for audience in room_audiences(room, seats, user)]
+
+
+def _seat(content: dict[str, Any]) -> str | None:
+    """The seat a one-device recorder names (the services ignore it for anyone else)."""
+    seat = content.get("seat")
+    return seat if isinstance(seat, str) else None
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
+    """One connection: a seat's, the spectators', or a one-device recorder's (every seat)."""
+
     room_id: int
-    audience: str = PUBLIC
+    audiences: tuple[str, ...] = ()
 
     async def connect(self) -> None:
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
@@ -40,15 +50,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self.close(code=4404)
             return
-        self.audience, state = found
-        await self.channel_layer.group_add(room_group(self.room_id, self.audience),
-                                           self.channel_name)
+        self.audiences = tuple(audience for audience, _ in found)
+        for audience in self.audiences:
+            await self.channel_layer.group_add(room_group(self.room_id, audience),
+                                               self.channel_name)
         await self.accept()
-        await self.send_json(state)
+        for _, state in found:
+            await self.send_json(state)
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "room_id"):
-            await self.channel_layer.group_discard(room_group(self.room_id, self.audience),
+        for audience in self.audiences:
+            await self.channel_layer.group_discard(room_group(self.room_id, audience),
                                                    self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -61,7 +73,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 update = await database_sync_to_async(services.room_choose,
                                                       thread_sensitive=False)(
                     room_id=self.room_id, user=user, action=content.get("action"),
-                    decision=content.get("decision"),
+                    decision=content.get("decision"), seat=_seat(content),
                 )
             elif kind == "clock":
                 # any connected client may say its countdown ended; the server's clock decides
@@ -74,6 +86,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                 update = await database_sync_to_async(services.room_pick,
                                                       thread_sensitive=False)(
                     room_id=self.room_id, user=user, character=content.get("character"),
+                    seat=_seat(content),
                 )
             else:
                 raise RoomError(RoomErrorCode.BAD_REQUEST, "send a 'choose' or a 'pick'")
@@ -81,10 +94,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "refused", "ref": content.get("ref")
                                   if isinstance(content, dict) else None, **error.data})
             return
-        for audience, message in update.messages.items():
-            await self.channel_layer.group_send(
-                room_group(self.room_id, audience), {"type": "room.state", "message": message}
-            )
+        # every audience's message at once: the sender's update does not wait behind the
+        # others' publishes
+        await asyncio.gather(*(
+            self.channel_layer.group_send(room_group(self.room_id, audience),
+                                          {"type": "room.state", "message": message})
+            for audience, message in update.messages.items()
+        ))
 
     async def room_state(self, event: dict[str, Any]) -> None:
         await self.send_json(event["message"])

@@ -11,18 +11,39 @@ cost of a round trip).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 from rules_engine.actions import Action
 from rules_engine.bots import Bot, make_bot
 from rules_engine.cards import CARDS_BY_CODE, character, characters
 from rules_engine.game import Game
-from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_event
+from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_event, seat_names
+from rules_engine.table import Table
+from rules_engine.team import Mode, Team
+from rules_engine.training import survival_game, survival_score, training_game
 from rules_engine.types import PlayerId
 
 CACHE_SIZE = 512
-_cache: OrderedDict[tuple[int, int, tuple[str, ...]], Game] = OrderedDict()
+_cache: OrderedDict[tuple[int, int, tuple[str, ...], str], Game] = OrderedDict()
+# The character acting at each event of a cached game (a version-2 log names it); kept beside
+# the game, which does not record it.
+_acting: weakref.WeakKeyDictionary[Game, list[str | None]] = weakref.WeakKeyDictionary()
+
+VERSUS = Mode.VERSUS.value
+# The modes a room plays: how many characters each seat picks (Survival's bot seat: its run).
+TEAM_SIZES = {Mode.VERSUS.value: 1, Mode.TRIPLE_THREAT.value: 3, Mode.TRAINING.value: 1,
+              Mode.SURVIVAL.value: 1, Mode.TAG_TEAM.value: 1,  # a bench's modes: one a seat
+              Mode.DRAMATIC_BATTLE.value: 1}
+# Modes with a bench (TG-2, DB-1): every member seated from the start, a seat each.
+BENCH_MODES = frozenset({Mode.TAG_TEAM.value, Mode.DRAMATIC_BATTLE.value})
+# Modes whose seat P2 is the rulebook's bot: the engine derives its choices (never logged).
+RULEBOOK_BOT_MODES = frozenset({Mode.TRAINING.value, Mode.SURVIVAL.value})
+RULEBOOK_BOT = "rulebook"
+# Team-mode steps whose choice is a pick: nobody of the side is in play (TT-2, TT-4).
+PICK_STEPS = ("TT-2", "TT-4")
 _lock = threading.Lock()
 _room_locks: dict[int, threading.Lock] = {}
 
@@ -44,17 +65,70 @@ def seat_id(seat: str) -> PlayerId:
     return PlayerId[seat]
 
 
-def game_new(seed: int, picks: Sequence[str]) -> Game:
-    """A fresh seeded Versus game (team modes plug in here with their own constructor)."""
-    return Game(character(picks[0]), character(picks[1]), seed=seed)
+def lineup(pick: str) -> tuple[str, ...]:
+    """A seat's picked characters (a team mode's lineup is comma-separated)."""
+    return tuple(c for c in pick.split(",") if c)
 
 
-def game_for(room_id: int, seed: int, picks: Sequence[str],
-             events: Sequence[tuple[str, dict[str, object]]] | int,
-             load: object = None) -> Game:
-    """The game after the room's events. ``events`` is either the stored events or their count
-    (then ``load()`` returns them if the cached game is behind)."""
-    key = (room_id, seed, tuple(picks))
+def game_new(seed: int | None, picks: Sequence[str], mode: str = VERSUS) -> Game:
+    """A fresh game of the room's mode: seeded (None: a tabletop game, recorded draws)."""
+    if mode == VERSUS:
+        return Game(character(picks[0]), character(picks[1]), seed=seed)
+    if mode == Mode.TRAINING.value:
+        assert seed is not None
+        return training_game(picks[0], picks[1], seed=seed)
+    if mode == Mode.SURVIVAL.value:
+        assert seed is not None
+        return survival_game(picks[0], lineup(picks[1]), seed=seed)
+    return Game.for_teams(Mode(mode), (Team.of(lineup(picks[0])), Team.of(lineup(picks[1]))),
+                          seed=seed)
+
+
+def bench_seating(sizes: tuple[int, int]) -> list[tuple[str, int, int]]:
+    """A bench mode's seats: (seat, match side 1 or 2, member of the side), as the engine's
+    table seats a side of ``sizes[0]`` and one of ``sizes[1]`` characters."""
+    return [(seat.name, side + 1, member)
+            for side, seats in enumerate(Table.for_sizes(*sizes).sides)
+            for member, seat in enumerate(seats)]
+
+
+def acting_character(game: Game, player: PlayerId) -> str | None:
+    """The character making ``player``'s next choice (None at a pick: nobody is in play)."""
+    if game.mode.mode is not Mode.VERSUS and game.step in PICK_STEPS:
+        return None
+    return game.state(player).character.id
+
+
+def apply(game: Game, player: PlayerId, action: Action) -> None:
+    """``game.apply``, remembering the character that acted (for a version-2 log)."""
+    acting = acting_character(game, player)
+    game.apply(player, action)
+    _acting.setdefault(game, []).append(acting)
+
+
+def acting_characters(game: Game) -> list[str | None]:
+    """The character acting at each event of ``game`` (as applied through :func:`apply`)."""
+    return list(_acting.get(game, ()))
+
+
+def _event_of(mode: str, game: Game, player: str, action: dict[str, object],
+              acting: str | None, path: str) -> LogEvent:
+    if mode == VERSUS:
+        return parse_event({"player": player, **action}, path)
+    head: dict[str, object] = {"player": player}
+    if acting:
+        head["character"] = acting
+    names = frozenset(c for team in game.teams for c in team.characters)
+    return parse_event({**head, **action}, path, 2, names, seat_names(Mode(mode)))
+
+
+def game_for(room_id: int, seed: int | None, picks: Sequence[str],
+             events: Sequence[tuple[str, dict[str, object], str]] | int,
+             load: object = None, mode: str = VERSUS) -> Game:
+    """The game after the room's events (player, action, acting character). ``events`` is
+    either the stored events or their count (then ``load()`` returns them if the cached game
+    is behind)."""
+    key = (room_id, seed or 0, tuple(picks), mode)
     count = events if isinstance(events, int) else len(events)
     with _lock:
         game = _cache.get(key)
@@ -62,16 +136,33 @@ def game_for(room_id: int, seed: int, picks: Sequence[str],
             _cache.move_to_end(key)
             return game
     stored = events if not isinstance(events, int) else load()  # type: ignore[operator]
-    game = game_new(seed, picks)
-    for i, (player, action) in enumerate(stored):
-        event = parse_event({"player": player, **action}, f"$.events[{i}]")
-        game.apply(event.player, event.action)
+    game = game_new(seed, picks, mode)
+    for i, (player, action, acting) in enumerate(stored):
+        event = _event_of(mode, game, player, action, acting or None, f"$.events[{i}]")
+        apply(game, event.player, event.action)
     with _lock:
         _cache[key] = game
         _cache.move_to_end(key)
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
     return game
+
+
+_seats: OrderedDict[int, list[Any]] = OrderedDict()
+
+
+def seats_cached(room_id: int) -> list[Any] | None:
+    """The room's seats as this process keeps them (only once picked: they no longer change)."""
+    with _lock:
+        return _seats.get(room_id)
+
+
+def seats_keep(room_id: int, seats: list[Any]) -> list[Any]:
+    with _lock:
+        _seats[room_id] = seats
+        while len(_seats) > CACHE_SIZE:
+            _seats.popitem(last=False)
+    return seats
 
 
 def game_forget(room_id: int) -> None:
@@ -104,12 +195,14 @@ def bots_available() -> list[str]:
     return [kind for kind in BOT_CANDIDATES if bot_known(kind)]
 
 
-def action_parse(seat: PlayerId, data: object) -> Action:
-    """An action the client sent; its ``player`` is always the sender's seat."""
+def action_parse(seat: PlayerId, data: object, game: Game, mode: str = VERSUS) -> Action:
+    """An action the client sent; its ``player`` is always the sender's seat (and in a team
+    mode its character the one the server knows is acting)."""
     if not isinstance(data, dict):
         raise ValueError("the choice must be a JSON object")
-    body = {k: v for k, v in data.items() if k != "player"}
-    return parse_event({"player": seat.name, **body}, "$.action").action
+    body = {k: v for k, v in data.items() if k not in ("player", "character")}
+    return _event_of(mode, game, seat.name, body, acting_character(game, seat),
+                     "$.action").action
 
 
 def action_label(action: Action) -> str:
@@ -127,15 +220,34 @@ def card_name(code: str) -> str:
     return str(card) if card is not None else code
 
 
-def match_log(game: Game, seed: int, picks: Sequence[str],
-              names: Sequence[str | None]) -> MatchLog:
-    """The finished game's log, written as self-play writes it (seeded draws, claimed result)."""
+def match_log(game: Game, seed: int | None, picks: Sequence[str],
+              names: Sequence[str | None], mode: str = VERSUS,
+              controllers: Sequence[tuple[str | None, ...] | None] = (None, None)) -> MatchLog:
+    """The finished game's log, written as self-play writes it (seeded or recorded draws,
+    claimed result): version 1 for Versus, version 2 (each event naming the character acting)
+    for the other modes."""
     assert game.outcome is not None
     result = ClaimedResult(game.outcome.winner, game.outcome.termination, game.turn, game.life)
+    if mode == VERSUS:
+        return MatchLog(
+            characters=(picks[0], picks[1]),
+            events=tuple(LogEvent(p, a) for p, a in game.history),
+            seed=seed,
+            result=result,
+            names=(names[0], names[1]),
+        )
+    sides = (lineup(picks[0]), lineup(picks[1]))
+    acting = acting_characters(game)
+    assert len(acting) == len(game.history)
     return MatchLog(
-        characters=(picks[0], picks[1]),
-        events=tuple(LogEvent(p, a) for p, a in game.history),
-        seed=seed,
-        result=result,
-        names=(names[0], names[1]),
+        characters=(sides[0][0], sides[1][0]),
+        events=tuple(LogEvent(p, a, c) for (p, a), c in zip(game.history, acting, strict=True)),
+        seed=seed, result=result, names=(names[0], names[1]), mode=Mode(mode),
+        sides=(Team.of(sides[0], controllers[0]).members,
+               Team.of(sides[1], controllers[1]).members), version=2,
     )
+
+
+def survival_result(game: Game) -> dict[str, object]:
+    """A Survival run's score (TR-14: the bots beaten) and the bots it beat."""
+    return {"score": survival_score(game), "beaten": list(game.teams[1].defeated)}

@@ -23,6 +23,9 @@ class Room(models.Model):
         "matches.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="room"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PICKING)
+    # The game's mode, as the engine and the log name it (rules_engine.team.Mode): versus,
+    # triple_threat (a match's mode), training or survival (practice against the rulebook's bot).
+    mode = models.CharField(max_length=20, default="versus")
     # How many events are stored: read with the locked row, it tells whether a process's cached
     # game is current without counting the events.
     version = models.PositiveIntegerField(default=0)
@@ -30,6 +33,9 @@ class Room(models.Model):
     # player who knew it could predict every draw. None: a tabletop game played with physical
     # cards, whose draws the players enter (recorded draws).
     seed = models.PositiveBigIntegerField(null=True, blank=True)
+    # A tabletop game recorded on one device (its opener's, ``created_by``): the device enters
+    # both sides' decisions in turn.
+    one_device = models.BooleanField(default=False)
     # The per-decision clock, in seconds (None: no clock). When a decision has been open that
     # long, the seat's default choice is made for it and logged (rooms.services.DEFAULT_KINDS).
     decision_seconds = models.PositiveIntegerField(null=True, blank=True)
@@ -74,7 +80,15 @@ class RoomSeat(models.Model):
     name = models.CharField(max_length=64)
     bot = models.CharField(max_length=32, blank=True)  # rules_engine.bots.make_bot kind
     # Blank until picked; a pick stays hidden from the others until every seat has picked.
-    character = models.CharField(max_length=32, blank=True)
+    # A team mode's lineup is its characters in declared order, comma-separated
+    # ("grave,jaina,midori"); Survival's bot seat: its run of opponents.
+    character = models.CharField(max_length=200, blank=True)
+    # The match side (1 or 2) the seat plays for; 0: by its name (P1 and P3 side 1, P2 and P4
+    # side 2). A Dramatic Battle's pair may be either side (DB-1).
+    side = models.PositiveSmallIntegerField(default=0)
+    # The other players of the seat's side (user ids) who may choose for it too: a Triple
+    # Threat side of three players controls its one seat together.
+    partners = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["room", "seat"]
@@ -89,6 +103,10 @@ class RoomSeat(models.Model):
     def __str__(self) -> str:
         return f"{self.seat} of {self.room}: {self.name}"
 
+    @property
+    def side_number(self) -> int:
+        return self.side or (1 if self.seat in ("P1", "P3") else 2)
+
 
 class RoomEvent(models.Model):
     """One choice applied by the engine, in order: the log's events."""
@@ -97,6 +115,8 @@ class RoomEvent(models.Model):
     index = models.PositiveIntegerField()
     player = models.CharField(max_length=4)
     action = models.JSONField()  # Action.to_json()
+    # The character acting (a version-2 log names it); blank for a pick (TT-2, TT-4).
+    character = models.CharField(max_length=32, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -13,15 +13,17 @@ from rules_engine.cards import character
 from rules_engine.errors import RulesError
 from rules_engine.game import Game
 from rules_engine.log import parse_log
+from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 
 
 def _frame(game: Game, event: dict[str, Any] | None) -> dict[str, Any]:
-    views = {p: game.public_view(p) for p in (PlayerId.P1, PlayerId.P2)}
+    seats = [ps.player for ps in game.players]  # P1, P2 (and a bench's P3, P4)
+    views = {p: game.public_view(p) for p in seats}
     board: dict[str, Any] = dict(views[PlayerId.P1])
     board["players"] = {
         p.name: views[p]["players"][p.name]  # type: ignore[index]
-        for p in (PlayerId.P1, PlayerId.P2)
+        for p in seats
     }
     # Committed combat cards are shown at once in a replay (hidden only while playing).
     for ps in game.players:
@@ -34,8 +36,11 @@ def _frame(game: Game, event: dict[str, Any] | None) -> dict[str, Any]:
 def replay_frames(text: str) -> dict[str, Any]:
     """All frames of a log; ``problem`` says where replaying stopped if the log is illegal."""
     log = parse_log(text)
-    game = Game(character(log.characters[0]), character(log.characters[1]),
-                ruleset=log.ruleset, seed=log.seed)
+    if log.mode is Mode.VERSUS:
+        game = Game(character(log.characters[0]), character(log.characters[1]),
+                    ruleset=log.ruleset, seed=log.seed)
+    else:  # Triple Threat, Training, Survival: one seat a side, the teams as declared
+        game = Game.for_teams(log.mode, log.teams, ruleset=log.ruleset, seed=log.seed)
     frames = [_frame(game, None)]
     problem = None
     for i, event in enumerate(log.events):
@@ -50,6 +55,7 @@ def replay_frames(text: str) -> dict[str, Any]:
         outcome = {"winner": game.outcome.winner.name if game.outcome.winner else None,
                    "how": game.outcome.termination.value}
     return {
+        "mode": log.mode.value,
         "characters": list(log.characters),
         "names": list(log.names),
         "seed": log.seed,

@@ -26,28 +26,72 @@ def room_get(room_id: int) -> Room | None:
 
 
 def room_seats(room: Room) -> list[RoomSeat]:
-    return list(room.seats.order_by("seat"))
+    """The room's seats. Once the characters are picked they never change, so this process
+    keeps them (one query less per choice); while picking they are read each time."""
+    if room.status == Room.Status.PICKING:
+        return list(room.seats.order_by("seat"))
+    cached = games.seats_cached(room.pk)
+    if cached is None:
+        cached = games.seats_keep(room.pk, list(room.seats.order_by("seat")))
+    return cached
+
+
+def room_seats_of(seats: Sequence[RoomSeat],
+                  user: AbstractBaseUser | AnonymousUser) -> list[str]:
+    """The seats ``user`` plays (a Tag Team side of one player plays two); none: a spectator."""
+    if not user.is_authenticated:
+        return []
+    return [s.seat for s in seats if s.user_id == user.pk or user.pk in s.partners]
 
 
 def room_seat_of(seats: Sequence[RoomSeat], user: AbstractBaseUser | AnonymousUser) -> str | None:
-    """The seat ``user`` plays, or None (a spectator)."""
-    if not user.is_authenticated:
+    """The (first) seat ``user`` plays, or None (a spectator)."""
+    return next(iter(room_seats_of(seats, user)), None)
+
+
+def partner_seat(room: Room, seats: Sequence[RoomSeat], seat: str | None) -> str | None:
+    """The seat's partner in a mode with a bench (TG-6: teammates share their hands, and see
+    each other's pick); None elsewhere."""
+    if room.mode not in games.BENCH_MODES or seat is None:
         return None
-    return next((s.seat for s in seats if s.user_id == user.pk), None)
+    side = next((s.side_number for s in seats if s.seat == seat), None)
+    return next((s.seat for s in seats if s.side_number == side and s.seat != seat), None)
 
 
-def room_events(room_id: int) -> list[tuple[str, dict[str, Any]]]:
-    return [(p, a) for p, a in
+def room_picks(room: Room, seats: Sequence[RoomSeat]) -> list[str]:
+    """What the game is built from: each seat's pick, or in a mode with a bench each side's
+    lineup (its seats' picks, in seat order: the table seats the members so)."""
+    if room.mode not in games.BENCH_MODES:
+        return [s.character for s in seats]
+    return [",".join(s.character for s in seats if s.side_number == side) for side in (1, 2)]
+
+
+def room_is_device(room: Room, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Is ``user`` the device of a one-device tabletop recorder (its opener)?"""
+    return bool(room.one_device and user.is_authenticated and user.pk == room.created_by_id)
+
+
+def room_audiences(room: Room, seats: Sequence[RoomSeat],
+                   user: AbstractBaseUser | AnonymousUser) -> list[str]:
+    """The audiences a connection hears: its seat, the spectators', or on a one-device
+    recorder's device every seat (the page shows one seat at a time, behind a hand-over)."""
+    if room_is_device(room, user):
+        return [s.seat for s in seats]
+    return room_seats_of(seats, user) or [PUBLIC]
+
+
+def room_events(room_id: int) -> list[tuple[str, dict[str, Any], str]]:
+    return [(p, a, c) for p, a, c in
             RoomEvent.objects.filter(room_id=room_id).order_by("index")
-            .values_list("player", "action")]
+            .values_list("player", "action", "character")]
 
 
 def room_game(room: Room, seats: Sequence[RoomSeat]) -> Game | None:
     """The game now (None while characters are picked), from the cache or the stored events."""
     if room.status == Room.Status.PICKING:
         return None
-    return games.game_for(room.pk, room.seed, [s.character for s in seats], room.version,
-                          load=lambda: room_events(room.pk))
+    return games.game_for(room.pk, room.seed, room_picks(room, seats), room.version,
+                          load=lambda: room_events(room.pk), mode=room.mode)
 
 
 def decision_token(game: Game, seat: str) -> str:
@@ -62,18 +106,21 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     """The message for one audience: a seat ("P1", "P2") or ``PUBLIC`` (spectators)."""
     seat = None if audience == PUBLIC else audience
     picking = room.status == Room.Status.PICKING
+    partner = partner_seat(room, seats, seat)
     state: dict[str, Any] = {
         "type": "state",
         "room": room.pk,
         "status": room.status,
         "you": seat,
+        "mode": room.mode,
+        "one_device": room.one_device,
         "seats": [
             {
                 "seat": s.seat, "name": s.name, "bot": s.bot or None,
                 "picked": bool(s.character),
                 # a pick stays hidden until every seat has picked (simultaneous, like C1)
-                "character": s.character if (not picking or s.seat == seat) and s.character
-                else None,
+                "character": s.character
+                if (not picking or s.seat in (seat, partner)) and s.character else None,
             }
             for s in seats
         ],
@@ -87,6 +134,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         mine = next((s for s in seats if s.seat == seat), None)
         if mine is not None and not mine.character:
             state["characters"] = games.playable_characters()
+            state["team_size"] = games.TEAM_SIZES[room.mode]
         return state
     assert game is not None
     viewer = games.seat_id(seat) if seat is not None else None
@@ -99,10 +147,18 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     state["moves"] = moves
     state["view"] = game.public_view(viewer)
     state["acting"] = [p.name for p in game.acting_players]
-    if viewer is not None and viewer in game.acting_players:
-        state["decision"] = decision_token(game, seat)  # type: ignore[arg-type]
-        state["legal"] = [{"label": games.action_label(a), "action": a.to_json()}
-                          for a in game.legal_actions(viewer)]
+    if viewer is not None:
+        # the seat's own decision first, then one of a seat card text gave it control of
+        # (Mistress's Command: the decision and its event stay that seat's)
+        decides = sorted((p for p in game.acting_players if game.controller(p) is viewer),
+                         key=lambda p: p is not viewer)
+        if decides:
+            target = decides[0]
+            state["decision"] = decision_token(game, target.name)
+            state["legal"] = [{"label": games.action_label(a), "action": a.to_json()}
+                              for a in game.legal_actions(target)]
+            if target is not viewer:
+                state["deciding_for"] = target.name
     if room.decision_seconds and room.status == Room.Status.PLAYING and room.decision_since:
         # the clock: when the open decision's time runs out (server time), and its length
         state["clock"] = {"seconds": room.decision_seconds,

@@ -9,27 +9,43 @@ only forwards them.
 
 from __future__ import annotations
 
+import json
+import random
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from matches.errors import MatchError
 from matches.models import Match
-from matches.services import match_log_record_from_room, match_log_submit
+from matches.owners import owner_room_decision_seconds, owner_room_lineups
+from matches.services import match_log_record_from_room, match_log_submit, solo_run_submit
 from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.models import Room, RoomEvent, RoomSeat
-from rooms.selectors import decision_token, room_game, room_seat_of, room_seats, room_states
+from rooms.selectors import (
+    decision_token,
+    partner_seat,
+    room_game,
+    room_is_device,
+    room_picks,
+    room_seats,
+    room_seats_of,
+    room_states,
+)
 from rules_engine.errors import IllegalActionError, LogSyntaxError
 from rules_engine.game import Game
+from rules_engine.log import MAX_SURVIVAL_BOTS
 
 User = AbstractBaseUser | AnonymousUser
-SEATS = ("P1", "P2")  # Versus; team modes list their seats here (one per PlayerId)
+SEATS = ("P1", "P2")  # one per side: Versus, Triple Threat (TT-1: the side's seat), Training
+# The match modes a room plays: all four.
+MATCH_MODES = (Match.Mode.VERSUS, Match.Mode.TRIPLE_THREAT, Match.Mode.TAG_TEAM,
+               Match.Mode.DRAMATIC_BATTLE)
 
 
 @dataclass(frozen=True)
@@ -59,20 +75,26 @@ def _seed() -> int:
 
 @transaction.atomic
 def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
+                        one_device: bool = False,
                         decision_seconds: int | None = None) -> Room:
     """The match's room (created on first use); its players, organizers or staff only.
 
     ``tabletop``: the players play with physical cards and enter what happens, each on their
     own phone: the draws are the cards they actually drew (the engine offers the cards left in
     the deck), and the log is submitted like any uploaded log (the other side confirms it).
+    ``one_device``: a tabletop game recorded on one device, the opener's: it enters both
+    sides' decisions in turn (the page hands hidden information over with a "pass the device"
+    screen).
     """
+    tabletop = tabletop or one_device
     if match_user_side(match, user) is None and not match_user_is_manager(match, user):
         raise RoomError(RoomErrorCode.NOT_ALLOWED,
                         "only the match's players or its organizers may open its room")
-    if match.mode != Match.Mode.VERSUS:
+    if match.mode not in MATCH_MODES:
         raise RoomError(
             RoomErrorCode.BAD_REQUEST,
-            f"rooms play Versus games for now; this match is {match.get_mode_display()}",
+            f"rooms play Versus, Triple Threat and Tag Team matches for now; this match is "
+            f"{match.get_mode_display()}",
         )
     match = Match.objects.select_for_update().get(pk=match.pk)
     existing = Room.objects.filter(match=match).first()
@@ -81,40 +103,103 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     if match.status not in (Match.Status.AWAITING_LOG,):
         raise RoomError(RoomErrorCode.FINISHED,
                         f"the match is {match.get_status_display().lower()}: nothing to play")
-    if decision_seconds is not None and decision_seconds < 1:
+    owned = owner_room_decision_seconds(match)
+    if owned is not None:
+        # An event's match: the organizers set the clock on the event, the players do not.
+        decision_seconds = owned or None
+    elif decision_seconds is not None and decision_seconds < 1:
         raise RoomError(RoomErrorCode.BAD_REQUEST, "a decision clock needs at least 1 second")
     room = Room.objects.create(match=match, seed=None if tabletop else _seed(),
-                               decision_seconds=decision_seconds,
+                               one_device=one_device,
+                               decision_seconds=decision_seconds, mode=match.mode,
                                created_by=user if user.is_authenticated else None)
-    sides = {}
+    sides: dict[int, list[Any]] = {}
     for side in match.sides.select_related("player").order_by("side", "order"):
-        sides.setdefault(side.side, side)
+        sides.setdefault(side.side, []).append(side)
+    if match.mode in games.BENCH_MODES:
+        # Every member seated from the start (TG-2, DB-1), where the engine's table seats it:
+        # Tag Team side 1 at P1 and P3, side 2 at P2 and P4; Dramatic Battle the lone side's
+        # one seat and the pair's two (the pair: the side with more players; side 2 if even).
+        # Each player of a side plays one of its seats (the engine's controller of that
+        # member); a side of one player plays all of them.
+        sizes = (2, 2)
+        if match.mode == Match.Mode.DRAMATIC_BATTLE:
+            sizes = (2, 1) if len(sides[1]) > len(sides[2]) else (1, 2)
+        for seat, side_no, member in games.bench_seating(sizes):
+            roster = sides[side_no]
+            player = roster[min(member, len(roster) - 1)].player
+            RoomSeat.objects.create(room=room, seat=seat, side=side_no, user=player.user,
+                                    name=player.display_name)
+        _start_if_picked(room)
+        return room
+    # a team side's lineup as registered with the event (Triple Threat), else picked here
+    registered = owner_room_lineups(match) if match.mode != Match.Mode.VERSUS else None
     for seat, side_no in zip(SEATS, (1, 2), strict=True):
-        side = sides[side_no]
-        RoomSeat.objects.create(room=room, seat=seat, user=side.player.user,
-                                name=side.player.display_name, character=side.character or "")
+        first, *others = sides[side_no]
+        # A Versus side's character may be known already (a set's locked pick); a team
+        # side picks its lineup in the room.
+        RoomSeat.objects.create(
+            room=room, seat=seat, user=first.player.user,
+            name=" & ".join(s.player.display_name for s in sides[side_no]),
+            character=(first.character or "") if match.mode == Match.Mode.VERSUS
+            else ",".join(registered[side_no - 1]) if registered else "",
+            partners=[s.player.user_id for s in others],
+        )
     _start_if_picked(room)
     return room
 
 
+PRACTICE_MODES = ("versus", "training", "survival")
+
+
 @transaction.atomic
-def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str,
-                       character: str = "", bot_character: str = "") -> Room:
-    """A practice game against a bot (``rules_engine.bots.make_bot`` names it); no match."""
-    if not games.bot_known(bot):
+def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str = "greedy",
+                       character: str = "", bot_character: str = "", mode: str = "versus",
+                       run_length: int = 3) -> Room:
+    """A practice game; no match.
+
+    ``versus``: against a bot ``rules_engine.bots.make_bot`` names (``bot``), playing
+    ``bot_character``. ``training``: against the rulebook's Training bot (RULES.md §12), whose
+    choices the engine derives; ``survival``: a run of ``run_length`` of them (TR-14), the
+    opponents ``bot_character`` names (comma-separated) or drawn from the seed. A finished
+    Training or Survival game is stored as the player's solo run (``solo_run_submit``).
+    """
+    if mode not in PRACTICE_MODES:
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"there is no practice mode {mode!r} (expected one of "
+                        f"{', '.join(PRACTICE_MODES)})")
+    if mode == "versus" and not games.bot_known(bot):
         raise RoomError(RoomErrorCode.UNKNOWN_BOT, f"there is no bot called {bot!r}")
     known = games.playable_characters()
-    for pick in (character, bot_character):
+    opponents = games.lineup(bot_character)
+    if mode != "survival" and len(opponents) > 1:
+        raise RoomError(RoomErrorCode.BAD_REQUEST, "pick one character for the bot")
+    for pick in (character, *opponents):
         if pick and pick not in known:
             raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {pick!r}")
+    if mode == "survival" and not opponents and not 1 <= run_length <= MAX_SURVIVAL_BOTS:
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"a Survival run has 1 to {MAX_SURVIVAL_BOTS} opponents (TR-14)")
+    if len(opponents) > MAX_SURVIVAL_BOTS:
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"a Survival run has 1 to {MAX_SURVIVAL_BOTS} opponents (TR-14)")
     seed = _seed()
-    if not bot_character:
+    if not opponents:
         ids = sorted(known)
-        bot_character = ids[seed % len(ids)]
-    room = Room.objects.create(seed=seed, created_by=user)
+        if mode == "survival":
+            rng = random.Random(seed)
+            opponents = tuple(rng.sample(ids, min(run_length, len(ids))))
+        else:
+            opponents = (ids[seed % len(ids)],)
+    room = Room.objects.create(seed=seed, created_by=user, mode=mode)
     RoomSeat.objects.create(room=room, seat="P1", user=user, name=name, character=character)
-    RoomSeat.objects.create(room=room, seat="P2", bot=bot, name=f"{bot} bot",
-                            character=bot_character)
+    if mode == "versus":
+        RoomSeat.objects.create(room=room, seat="P2", bot=bot, name=f"{bot} bot",
+                                character=opponents[0])
+    else:
+        RoomSeat.objects.create(room=room, seat="P2", bot=games.RULEBOOK_BOT,
+                                name="Training bot" if mode == "training" else "Survival bots",
+                                character=",".join(opponents))
     _start_if_picked(room)
     return room
 
@@ -126,31 +211,86 @@ def _start_if_picked(room: Room) -> Game | None:
     room.status = Room.Status.PLAYING
     room.decision_since = timezone.now()
     room.save(update_fields=["status", "decision_since", "updated_at"])
-    game = games.game_for(room.pk, room.seed, [s.character for s in seats], [])
+    game = games.game_for(room.pk, room.seed, room_picks(room, seats), [],
+                          mode=room.mode)
     _bots_play(room, seats, game)
+    if game.history:
+        _store(room, game, 0)
     return game
 
 
-def _locked(room_id: int, user: User) -> tuple[Room, list[RoomSeat], str]:
+def _locked(room_id: int, user: User,
+            as_seat: str | None = None) -> tuple[Room, list[RoomSeat], str]:
+    """The locked room, its seats and the seat the sender chooses for: their own, or on a
+    one-device recorder whichever seat the device holder names (checked now: the holder must
+    still be a player of the match or one of its organizers)."""
     room = Room.objects.select_for_update().filter(pk=room_id).first()
     if room is None:
         raise RoomError(RoomErrorCode.NOT_FOUND, "there is no such room")
     seats = room_seats(room)
-    seat = room_seat_of(seats, user)
-    if seat is None:
+    controlled = room_seats_of(seats, user)
+    if as_seat is not None and as_seat in controlled:
+        return room, seats, as_seat  # a player of two seats (a Tag Team side of one)
+    if room.one_device and as_seat is not None and room_is_device(room, user):
+        if as_seat not in {s.seat for s in seats}:
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"there is no seat {as_seat!r} (expected one of "
+                            f"{', '.join(s.seat for s in seats)})")
+        assert room.match is not None
+        if match_user_side(room.match, user) is None and \
+                not match_user_is_manager(room.match, user):
+            raise RoomError(RoomErrorCode.NOT_ALLOWED,
+                            "only the match's players or its organizers record its game")
+        return room, seats, as_seat
+    if not controlled:
         raise RoomError(RoomErrorCode.NOT_YOUR_SEAT, "spectators watch; only the players choose")
-    return room, seats, seat
+    # no seat named (or one the sender does not play): the sender's own seat, the one now
+    # deciding if they play several
+    game_acting = _acting_names(room, seats)
+    return room, seats, next((s for s in controlled if s in game_acting), controlled[0])
 
 
-def room_pick(*, room_id: int, user: User, character: str) -> RoomUpdate:
-    """The seat's character; hidden from the others until every seat has picked."""
+def _acting_names(room: Room, seats: list[RoomSeat]) -> set[str]:
+    if room.status == Room.Status.PICKING:
+        return {s.seat for s in seats if not s.character}
+    game = room_game(room, seats)
+    return {p.name for p in game.acting_players} if game is not None else set()
+
+
+def _lineup_checked(mode: str, character: Any) -> str:
+    """A seat's pick as stored: one character, or a team mode's lineup (a list, in order)."""
+    size = games.TEAM_SIZES[mode]
+    picks = character if isinstance(character, list) else [character]
+    if len(picks) != size or not all(isinstance(c, str) for c in picks):
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"pick {size} character{'s' if size > 1 else ''}"
+                        + (" (a list, in the order you declare them)" if size > 1 else ""))
+    known = games.playable_characters()
+    for pick in picks:
+        if pick not in known:
+            raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {pick!r}")
+    if len(set(picks)) != len(picks):
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        "a team's characters must all be different (TT-1)")
+    return ",".join(picks)
+
+
+def room_pick(*, room_id: int, user: User, character: Any,
+              seat: str | None = None) -> RoomUpdate:
+    """The seat's character (a team mode: its lineup); hidden from the others until every
+    seat has picked. ``seat``: on a one-device recorder, the seat the holder picks for."""
     with games.room_lock(room_id), transaction.atomic():
-        room, seats, seat = _locked(room_id, user)
+        room, seats, seat = _locked(room_id, user, seat)
         mine = next(s for s in seats if s.seat == seat)
         if room.status != Room.Status.PICKING or mine.character:
             raise RoomError(RoomErrorCode.STALE, "the characters are already picked")
-        if character not in games.playable_characters():
-            raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {character!r}")
+        character = _lineup_checked(room.mode, character)
+        partner = partner_seat(room, seats, seat)
+        if partner is not None and any(s.seat == partner and s.character == character
+                                       for s in seats):
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"your partner ({partner}) already picked {character!r}: a team's "
+                            "two characters must differ")
         mine.character = character
         mine.save(update_fields=["character"])
         game = _start_if_picked(room)
@@ -159,35 +299,50 @@ def room_pick(*, room_id: int, user: User, character: str) -> RoomUpdate:
     return RoomUpdate(room.pk, messages)
 
 
-def room_choose(*, room_id: int, user: User, action: Any, decision: str | None) -> RoomUpdate:
-    """Apply the sender's seat's choice (after the engine checks it), then any bot's."""
+def room_choose(*, room_id: int, user: User, action: Any, decision: str | None,
+                seat: str | None = None) -> RoomUpdate:
+    """Apply the sender's seat's choice (after the engine checks it), then any bot's.
+    ``seat``: the seat the choice is for, when the sender may choose for another: one of
+    their own seats, a seat card text gave their seat control of (Mistress's Command), or on
+    a one-device recorder any seat (else ignored: a choice is the sender's own seat's)."""
+    requested = seat
     with games.room_lock(room_id), transaction.atomic():
-        room, seats, seat = _locked(room_id, user)
+        room, seats, seat = _locked(room_id, user, seat)
         if room.status == Room.Status.FINISHED:
             raise RoomError(RoomErrorCode.FINISHED, "the game is over")
         if room.status == Room.Status.PICKING:
             raise RoomError(RoomErrorCode.NOT_YOUR_TURN, "pick your character first")
         game = room_game(room, seats)
         assert game is not None
-        player = games.seat_id(seat)
+        sender = player = games.seat_id(seat)
+        if requested is not None and requested != seat and \
+                requested in {s.seat for s in seats} and \
+                game.controller(games.seat_id(requested)) is sender:
+            player = games.seat_id(requested)  # the seat card text gave the sender control of
         if player not in game.acting_players:
             raise RoomError(RoomErrorCode.NOT_YOUR_TURN,
                             f"it is {' and '.join(p.name for p in game.acting_players)}'s "
-                            f"decision at {game.step}, not {seat}'s")
-        if decision is not None and decision != decision_token(game, seat):
+                            f"decision at {game.step}, not {player.name}'s")
+        controller = game.controller(player)
+        if controller is not sender and not room_is_device(room, user):
+            raise RoomError(RoomErrorCode.NOT_YOUR_TURN,
+                            f"{player.name}'s decision is {controller.name}'s to make now (card "
+                            f"text gave {controller.name} control of it)")
+        if decision is not None and decision != decision_token(game, player.name):
             raise RoomError(RoomErrorCode.STALE,
                             "that choice answered an earlier decision; choose again")
         try:
-            parsed = games.action_parse(player, action)
+            parsed = games.action_parse(player, action, game, room.mode)
         except (LogSyntaxError, ValueError) as exc:
             raise RoomError(RoomErrorCode.BAD_REQUEST, f"unreadable choice: {exc}") from None
+        start = len(game.history)
         try:
-            game.apply(player, parsed)
+            games.apply(game, player, parsed)
         except IllegalActionError as exc:
             raise RoomError(RoomErrorCode.ILLEGAL, exc.reason, rule=exc.rule_id) from None
         try:
-            _store(room, game, len(game.history) - 1)
             _bots_play(room, seats, game)
+            _store(room, game, start)  # the choice and the bots' answers: one write
         except BaseException:
             games.game_forget(room.pk)  # the database did not take it: rebuild next time
             raise
@@ -213,14 +368,14 @@ def room_clock_check(*, room_id: int) -> RoomUpdate | None:
         seats = room_seats(room)
         game = room_game(room, seats)
         assert game is not None
+        start = len(game.history)
         try:
             for player in list(game.acting_players):
                 if game.is_over or player not in game.acting_players:
                     continue
-                start = len(game.history)
-                game.apply(player, default_choice(game.legal_actions(player)))
-                _store(room, game, start)
+                games.apply(game, player, default_choice(game.legal_actions(player)))
             _bots_play(room, seats, game)
+            _store(room, game, start)
         except BaseException:
             games.game_forget(room.pk)
             raise
@@ -228,13 +383,38 @@ def room_clock_check(*, room_id: int) -> RoomUpdate | None:
     return RoomUpdate(room.pk, messages)
 
 
+# One round trip for a choice's write on PostgreSQL: the new events and the room's version and
+# clock, in one statement (a data-modifying CTE runs whether or not the UPDATE reads it).
+_STORE_SQL = """
+WITH stored AS (
+    INSERT INTO "rooms_roomevent" ("room_id", "index", "player", "action", "character",
+                                   "created_at")
+    SELECT %s, e."index", e."player", e."action", e."character", %s
+    FROM jsonb_to_recordset(%s::jsonb)
+        AS e("index" integer, "player" varchar, "action" jsonb, "character" varchar)
+    RETURNING 1
+)
+UPDATE "rooms_room" SET "version" = %s, "decision_since" = %s WHERE "id" = %s
+"""
+
+
 def _store(room: Room, game: Game, start: int) -> None:
-    RoomEvent.objects.bulk_create([
-        RoomEvent(room=room, index=i, player=p.name, action=a.to_json())
+    """Store the events from ``start`` on and the room's version (the cached game's check)
+    and its clock (the next decision opens now)."""
+    acting = games.acting_characters(game)
+    now = timezone.now()
+    events = [
+        {"index": i, "player": p.name, "action": a.to_json(), "character": acting[i] or ""}
         for i, (p, a) in enumerate(game.history[start:], start=start)
-    ])
+    ]
     room.version = len(game.history)
-    room.decision_since = timezone.now()
+    room.decision_since = now
+    if not game.is_over and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_STORE_SQL, [room.pk, now, json.dumps(events), room.version, now,
+                                        room.pk])
+        return
+    RoomEvent.objects.bulk_create([RoomEvent(room=room, **e) for e in events])
     if game.is_over:
         _finish(room, game)  # saves the whole row
     else:
@@ -246,23 +426,33 @@ def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
     """Every bot whose decision it is chooses now. At a simultaneous commit the bot commits as
     soon as the decision opens, before the person's hidden choice is applied (bots are handed
     the whole game, so they must never choose after seeing it)."""
-    bots = {games.seat_id(s.seat): s.bot for s in seats if s.bot}
+    # the rulebook's bot (Training, Survival) is the engine's own: it never acts here
+    bots = {games.seat_id(s.seat): s.bot for s in seats
+            if s.bot and s.bot != games.RULEBOOK_BOT}
     while bots and not game.is_over:
-        acting = [p for p in game.acting_players if p in bots]
+        # a bot decides for its seat, and for a seat card text gave it control of
+        acting = [p for p in game.acting_players if game.controller(p) in bots]
         if not acting:
             return
         player = acting[0]
-        start = len(game.history)
-        bot = games.bot_for(bots[player], room.seed, start, player)
-        game.apply(player, bot.choose(game, player, game.legal_actions(player)))
-        _store(room, game, start)
+        bot = games.bot_for(bots[game.controller(player)], room.seed, len(game.history),
+                            player)
+        games.apply(game, player, bot.choose(game, player, game.legal_actions(player)))
 
 
 def _finish(room: Room, game: Game) -> None:
     """The game ended: write its log; a match's log goes to verification as the room's own."""
     assert game.outcome is not None
     seats = room_seats(room)
-    log = games.match_log(game, room.seed, [s.character for s in seats], [s.name for s in seats])
+    names: list[str | None] = [None if s.bot == games.RULEBOOK_BOT else s.name for s in seats]
+    controllers: list[tuple[str | None, ...] | None] = [None, None]
+    if room.mode in games.BENCH_MODES:
+        # TT-1: each character's player, when a side's seats have different players
+        by_side = [tuple(s.name for s in seats if s.side_number == side) for side in (1, 2)]
+        controllers = [c if len(set(c)) > 1 else None for c in by_side]
+        names = [c[0] for c in by_side]
+    log = games.match_log(game, room.seed, room_picks(room, seats), names, room.mode,
+                          controllers)
     room.log_text = log.dumps()
     room.status = Room.Status.FINISHED
     room.outcome = {
@@ -270,7 +460,20 @@ def _finish(room: Room, game: Game) -> None:
         "how": game.outcome.termination.value, "turns": game.turn,
         "life": {p.player.name: p.life for p in game.players},
     }
-    if room.match_id is not None:
+    if room.mode == "survival":
+        room.outcome["survival"] = games.survival_result(game)
+    if room.mode in games.RULEBOOK_BOT_MODES:
+        # Training or Survival: stored as the player's solo run, as an uploaded one is (the
+        # verifier recomputes every bot choice; the player's endorsement suffices).
+        try:
+            with transaction.atomic():
+                solo = solo_run_submit(user=seats[0].user,
+                                       log_bytes=room.log_text.encode("utf-8"))
+            room.match = solo.log.match
+            room.match_log = solo.log
+        except MatchError as exc:
+            room.result_problem = exc.message
+    elif room.match_id is not None:
         try:
             with transaction.atomic():
                 if room.is_tabletop:

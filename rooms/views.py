@@ -9,10 +9,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
+from matches.owners import owner_room_decision_seconds
 from rooms import games, services
-from rooms.errors import RoomError
+from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
-from rooms.selectors import room_for_match, room_get, room_seat_of, room_seats
+from rooms.selectors import (
+    room_for_match,
+    room_get,
+    room_is_device,
+    room_seat_of,
+    room_seats,
+    room_seats_of,
+)
 
 
 def room_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -22,6 +30,8 @@ def room_page(request: HttpRequest, pk: int) -> HttpResponse:
     seats = room_seats(room)
     return render(request, "rooms/room.html", {
         "room": room, "seats": seats, "seat": room_seat_of(seats, request.user),
+        "my_seats": " ".join(room_seats_of(seats, request.user)),
+        "device": room_is_device(room, request.user),
     })
 
 
@@ -35,38 +45,55 @@ def match_room(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"/accounts/login/?next={request.path}")
+        raw = request.POST.get("decision_seconds", "").strip()
+        if raw and not raw.isdigit():
+            messages.error(request, f"seconds per decision: {raw!r} is not a whole number")
+            return render(request, "rooms/open.html", _open_context(match), status=400)
         try:
-            raw = request.POST.get("decision_seconds", "").strip()
             room = services.room_open_for_match(
                 match=match, user=request.user, tabletop=request.POST.get("tabletop") == "1",
-                decision_seconds=int(raw) if raw.isdigit() else None,
+                one_device=request.POST.get("one_device") == "1",
+                decision_seconds=int(raw) if raw else None,
             )
         except RoomError as error:
             messages.error(request, error.message)
             return redirect("matches:match-detail", pk=match.pk)
         return redirect("rooms:room", pk=room.pk)
-    return render(request, "rooms/open.html", {"match": match})
+    return render(request, "rooms/open.html", _open_context(match))
+
+
+def _open_context(match: Match) -> dict[str, object]:
+    # An event's match: the event sets the clock (0: none); None: the opener may choose one.
+    return {"match": match, "event_clock": owner_room_decision_seconds(match)}
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def practice_new(request: HttpRequest) -> HttpResponse:
-    """A practice game against a bot: pick your character and the bot."""
+    """Practice: against a bot (Versus), the rulebook's Training bot, or a Survival run."""
     characters = games.playable_characters()
+    status = 200
     if request.method == "POST":
+        raw = request.POST.get("run_length", "3").strip() or "3"
         try:
+            if not raw.isdigit():
+                raise RoomError(RoomErrorCode.BAD_REQUEST,
+                                f"opponents in the run: {raw!r} is not a whole number")
             room = services.room_open_practice(
                 user=request.user, name=request.user.get_username(),
+                mode=request.POST.get("mode", "versus"),
                 bot=request.POST.get("bot", "greedy"),
                 character=request.POST.get("character", ""),
                 bot_character=request.POST.get("bot_character", ""),
+                run_length=int(raw),
             )
         except RoomError as error:
             messages.error(request, error.message)
+            status = 400
         else:
             return redirect("rooms:room", pk=room.pk)
     return render(request, "rooms/practice.html",
-                  {"characters": characters, "bots": games.bots_available()})
+                  {"characters": characters, "bots": games.bots_available()}, status=status)
 
 
 def _replay(request: HttpRequest, text: str, title: str, back: str | None) -> HttpResponse:

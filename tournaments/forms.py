@@ -128,9 +128,10 @@ class EventForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = [
             "name", "description", "mode", "best_of", "top_rounds", "top_best_of",
             "grand_final_best_of", "character_rule", "result_policy", "max_entrants",
-            "check_in_opens_at", "check_in_closes_at", "starts_at",
+            "check_in_opens_at", "check_in_closes_at", "starts_at", "room_decision_seconds",
         ]
         labels = {
+            "room_decision_seconds": "Match room clock (seconds per decision)",
             "best_of": "Best of (each set)",
             "top_rounds": "Final rounds played longer",
             "top_best_of": "Best of (those final rounds)",
@@ -143,6 +144,8 @@ class EventForm(forms.ModelForm):  # type: ignore[type-arg]
             "top_rounds": "How many final rounds of each elimination bracket use the longer "
             "best-of (e.g. 1 with best of 5: Bo5 finals).",
             "max_entrants": "Past the cap, entrants join the waitlist. Empty: no cap.",
+            "room_decision_seconds": "When a decision's time runs out in a match room, its "
+            "default choice is made (pass, stop, no card, keep, accept). Empty: no clock.",
         }
         widgets = {
             "description": forms.Textarea(attrs={"rows": 3}),

@@ -26,6 +26,18 @@ def _validate_best_of(value: int) -> None:
         raise ValidationError(f"best of {value}: use an odd number from 1 to 15", code="best_of")
 
 
+# The room clock an event may set (issue 22): seconds per decision, within these bounds.
+ROOM_DECISION_SECONDS = (5, 3600)
+
+
+def _validate_room_decision_seconds(value: int) -> None:
+    low, high = ROOM_DECISION_SECONDS
+    if not low <= value <= high:
+        raise ValidationError(
+            f"a decision clock of {value} seconds: use {low} to {high} seconds, or leave it "
+            "empty for no clock", code="room_decision_seconds")
+
+
 # events are played between players: every mode but the solo ones (Training, Survival)
 EVENT_MODE_CHOICES = [(value, label) for value, label in Match.Mode.choices
                       if value not in SOLO_MODES]
@@ -80,6 +92,12 @@ class Event(models.Model):
     # Self-reported results count once the opponent confirms them, marked unverified (no log).
     result_policy = models.CharField(
         max_length=12, choices=ResultPolicy.choices, default=ResultPolicy.LOG
+    )
+    # The per-decision clock of the match rooms of this event's sets (None: no clock); when a
+    # decision's time runs out the room makes the default choice and logs it (docs/rooms.md).
+    room_decision_seconds = models.PositiveIntegerField(
+        null=True, blank=True, validators=[_validate_room_decision_seconds],
+        help_text="Seconds per decision in the match rooms of this event. Empty: no clock.",
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     max_entrants = models.PositiveIntegerField(null=True, blank=True)

@@ -12,6 +12,17 @@
   let socket = null;
   let retry = 0;
   let state = null;
+  // One-device tabletop recorder: this page holds every seat's messages and shows one seat at
+  // a time; before showing another seat's hand it asks to pass the device.
+  const device = root.dataset.device === "1";
+  // a player of several seats (a Tag Team side of one) hears each seat's messages too: the
+  // page shows the seat now deciding, without a hand-over (it is the same person)
+  const multi = device || (root.dataset.seats || "").split(" ").filter(Boolean).length > 1;
+  const states = {};
+  let holder = null;
+  let latest = null;
+  const handover = document.getElementById("handover");
+  const decision = document.getElementById("decision");
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -42,7 +53,8 @@
     if (p.ongoing) rows.push(["Ongoing", p.ongoing.map(e => e.name + (e.card ? ` (${e.card})` : "")).join(", ")]);
     if (p.banished) rows.push(["Banished", cards(p.banished)]);
     if (p.frozen) rows.push(["Frozen", "yes"]);
-    if (p.hand) rows.push(["Your hand", cards(p.hand)]);
+    if (p.team) rows.push(["Team", p.team.characters.map(c => p.team.defeated.includes(c) ? `${c} (out)` : c).join(", ")]);
+    if (p.hand) rows.push([state && state.you === seatInfo.seat ? "Your hand" : "Hand", cards(p.hand)]);
     for (const [k, v] of rows) {
       dl.appendChild(el("dt", {}, k));
       dl.appendChild(el("dd", {"data-field": k.toLowerCase().replace(/ /g, "-")}, String(v)));
@@ -66,7 +78,27 @@
                                    s.acting.includes(seatInfo.seat)));
     }
     choices.replaceChildren();
-    if (s.characters) {
+    if (s.characters && s.team_size > 1) {
+      // a team mode: the whole lineup at once, in the order it is declared
+      title.textContent = `Pick your ${s.team_size} characters, in order (hidden until both sides have picked)`;
+      const form = el("form", {id: "lineup"});
+      const selects = [];
+      for (let i = 0; i < s.team_size; i++) {
+        const label = el("label", {}, `Character ${i + 1} `);
+        const select = el("select", {name: `character-${i}`, "data-slot": i});
+        for (const [id, name] of Object.entries(s.characters)) select.appendChild(el("option", {value: id}, name));
+        select.selectedIndex = i;
+        selects.push(select);
+        label.appendChild(select);
+        form.appendChild(label);
+      }
+      form.appendChild(el("button", {type: "submit", id: "pick-lineup"}, "Pick this lineup"));
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        send({type: "pick", character: selects.map(x => x.value)});
+      });
+      choices.appendChild(form);
+    } else if (s.characters) {
       title.textContent = "Pick your character (hidden until both have picked)";
       for (const [id, name] of Object.entries(s.characters)) {
         const b = el("button", {type: "button", class: "pick", "data-character": id}, name);
@@ -74,13 +106,16 @@
         choices.appendChild(b);
       }
     } else if (s.legal && s.legal.length) {
-      title.textContent = "Your decision";
+      title.textContent = s.deciding_for
+        ? `Your decision for ${s.deciding_for} (card text gave you control of it)` : "Your decision";
       s.legal.forEach((choice, i) => {
         const b = el("button", {type: "button", class: "choice", "data-index": i,
                                 "data-kind": choice.action.action}, choice.label);
         b.addEventListener("click", () => {
           for (const other of choices.querySelectorAll("button")) other.disabled = true;
-          send({type: "choose", action: choice.action, decision: s.decision});
+          const message = {type: "choose", action: choice.action, decision: s.decision};
+          if (s.deciding_for) message.seat = s.deciding_for;
+          send(message);
         });
         choices.appendChild(b);
       });
@@ -95,12 +130,14 @@
       const o = s.outcome;
       document.getElementById("outcome").textContent =
         (o.winner ? `${o.winner} wins` : "A draw") + ` (${o.how}, turn ${o.turns}).` +
+        (o.survival ? ` Survival score: ${o.survival.score} (beaten: ${o.survival.beaten.join(", ") || "none"}).` : "") +
         (s.seed !== null && s.seed !== undefined ? ` Seed ${s.seed}.` : " Draws as recorded.") +
         (s.result_problem ? ` The result was not sent to the match: ${s.result_problem}` : "");
       document.getElementById("replay-link").href = s.replay_url;
       const ml = document.getElementById("match-link");
       ml.replaceChildren();
-      if (s.match_url) ml.appendChild(el("a", {href: s.match_url, id: "match-result-link"}, "See the match's verified result"));
+      if (s.match_url) ml.appendChild(el("a", {href: s.match_url, id: "match-result-link"},
+        s.mode === "training" || s.mode === "survival" ? "See your solo run" : "See the match's verified result"));
     }
   }
 
@@ -119,8 +156,48 @@
     }
   }, 250);
 
+  function deviceRender() {
+    const ref = latest;
+    if (!ref) return;
+    const ready = (seat) => {
+      const st = states[seat];
+      return st && st.version === ref.version && st.status === ref.status &&
+        (st.characters || (st.legal && st.legal.length));
+    };
+    const next = ref.status === "finished" ? holder : ref.acting.find(ready);
+    if (!device) {
+      holder = next || holder || ref.you;
+      render(states[holder] || ref);
+      return;
+    }
+    if (!next || next === holder || holder === null && ref.status === "finished") {
+      handover.hidden = true;
+      board.hidden = false;
+      decision.hidden = false;
+      render(states[next || holder] || ref);
+      root.dataset.holder = holder || "";
+      return;
+    }
+    // another seat decides next: hide everything of the holder's view, then hand over
+    const name = (ref.seats.find(x => x.seat === next) || {}).name || next;
+    board.replaceChildren();
+    board.hidden = true;
+    decision.hidden = true;
+    state = ref;
+    root.dataset.status = ref.status;
+    root.dataset.version = ref.version;
+    root.dataset.holder = "";
+    handover.hidden = false;
+    document.getElementById("handover-title").textContent = `Pass the device to ${name} (${next})`;
+    const button = document.getElementById("handover-ready");
+    button.textContent = `I am ${name}: show ${next}'s decision`;
+    button.dataset.seat = next;
+    button.onclick = () => { holder = next; root.dataset.holder = next; deviceRender(); };
+  }
+
   function send(message) {
     refused.hidden = true;
+    if (multi && holder && !message.seat && message.type !== "clock") message.seat = holder;
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
@@ -130,11 +207,16 @@
     socket.addEventListener("open", () => { retry = 0; connection.textContent = "Connected"; });
     socket.addEventListener("message", (e) => {
       const m = JSON.parse(e.data);
-      if (m.type === "state") render(m);
+      if (m.type === "state" && multi) {
+        states[m.you] = m;
+        latest = m;
+        deviceRender();
+      } else if (m.type === "state") render(m);
       else if (m.type === "refused") {
         refused.textContent = `Refused: ${m.reason}`;
         refused.hidden = false;
-        if (state) render(state);  // the buttons again
+        if (multi) deviceRender();
+        else if (state) render(state);  // the buttons again
       }
     });
     socket.addEventListener("close", () => {

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
+from tests.rooms.conftest import click_a_choice as _click_a_choice
+from tests.rooms.conftest import log_in as _log_in
 from tests.rooms.servers import AsgiServer
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set
@@ -26,42 +27,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(t
 
 
 
-@pytest.fixture
-def asgi_server(celery_worker: str) -> Iterator[AsgiServer]:
-    server = AsgiServer()
-    try:
-        server.wait_ready()
-        yield server
-    finally:
-        server.stop()
-
-
-def _log_in(browser: Any, base: str, user: Any) -> Any:
-    """A browser context with the user's session (the server's password hashers differ from
-    the suite's fast one, so the session is made here, in the shared database)."""
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context()
-    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                          "url": base}])
-    return context.new_page()
-
-
-def _click_a_choice(page: Any, rng: random.Random) -> bool:
-    """Click one listed choice (a kind first, then one of it); False if none is offered."""
-    buttons = page.query_selector_all("#choices button.choice:not([disabled])")
-    if not buttons:
-        return False
-    kinds: dict[str, list[Any]] = {}
-    for b in buttons:
-        kinds.setdefault(b.get_attribute("data-kind") or "", []).append(b)
-    try:
-        rng.choice(kinds[rng.choice(sorted(kinds))]).click(timeout=2_000)
-    except Exception:  # the state moved on and re-rendered the buttons: look again
-        return False
-    return True
 
 
 def test_two_browsers_play_a_versus_match_and_the_set_shows_the_verified_result(

@@ -8,6 +8,7 @@ from matches.models import AuditEntry, LogEndorsement, Match, MatchLog
 from rooms import services
 from rooms.models import Room
 from tests.matches.factories import side_user
+from tests.rooms.conftest import worker_drained
 from tests.rooms.helpers import play_out
 from tests.support.waiting import wait_for
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
@@ -57,3 +58,5 @@ def test_the_rooms_log_is_verified_on_a_worker_and_advances_the_bracket(celery_w
     expected = semifinal.entrant_a_id if room.outcome["winner"] == "P1" else semifinal.entrant_b_id
     assert advanced == expected
     assert advanced in {e.pk for e in entrants}
+    # the result's follow-up tasks (statistics) finish before the database is flushed
+    wait_for(worker_drained, 60, "the worker to finish the match's follow-up tasks")

@@ -273,3 +273,72 @@ def test_the_default_choice_prefers_passing_then_the_engines_first() -> None:
 
     assert isinstance(services.default_choice([Stop(), Pass()]), Pass)
     assert isinstance(services.default_choice([NoCard()]), NoCard)
+
+
+def test_a_choice_costs_one_locked_read_and_one_write() -> None:
+    # the server-side cost of a round trip (docs/rooms.md, load test): the seats are kept once
+    # picked, the game is the cached one, and the events and the room's version are one statement
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match, room = match_room()
+    _state(room, "P1")  # a connected client has read the room: its seats and game are kept
+    now = _state(room, "P1")
+    user = side_user(match, 1)
+    with CaptureQueriesContext(connection) as queries:
+        services.room_choose(room_id=room.pk, user=user,
+                             action=now["legal"][0]["action"], decision=now["decision"])
+    sql = [q["sql"] for q in queries.captured_queries
+           if "SAVEPOINT" not in q["sql"]]  # the test's own transaction
+    assert len(sql) == 2, sql
+    assert sql[0].startswith('SELECT "rooms_room"') and sql[0].endswith("FOR UPDATE")
+    assert "INSERT INTO \"rooms_roomevent\"" in sql[1] and "UPDATE \"rooms_room\"" in sql[1]
+    stored = RoomEvent.objects.get(room=room, index=0)
+    assert (stored.player, stored.action) == ("P1", now["legal"][0]["action"])
+    room.refresh_from_db()
+    assert room.version == 1
+
+
+def test_a_seat_card_text_gave_control_of_is_decided_by_its_controller() -> None:
+    # Persephone's Mistress's Command: until C2 her player makes the opponent's decisions
+    # (Game.controller); the room offers them to her player only and refuses the seat's own
+    from rooms.selectors import room_game, room_seats
+    from rules_engine.bots import make_bot
+    from tests.matches.factories import versus_match
+
+    match = versus_match()
+    room = services.room_open_for_match(match=match, user=side_user(match, 1))
+    Room.objects.filter(pk=room.pk).update(seed=5)  # a deal where the command comes early
+    users = {"P1": side_user(match, 1), "P2": side_user(match, 2)}
+    for seat, character in (("P1", "persephone"), ("P2", "grave")):
+        services.room_pick(room_id=room.pk, user=users[seat], character=character)
+    bot = make_bot("random", 5)
+    for _ in range(400):
+        room.refresh_from_db()
+        game = room_game(room, room_seats(room))
+        if game.controllers:
+            break
+        player = game.acting_players[0]
+        services.room_choose(room_id=room.pk, user=users[player.name], decision=None,
+                             action=bot.choose(game, player,
+                                               game.legal_actions(player)).to_json())
+    else:
+        raise AssertionError("the command never came")
+    assert {p.name: c.name for p, c in game.controllers.items()} == {"P2": "P1"}
+    assert _state(room, "P2")["legal"] == []  # P2's player decides nothing now
+    if "P1" in _state(room, "P1")["acting"]:  # her own decision first
+        own = _state(room, "P1")
+        assert "deciding_for" not in own
+        services.room_choose(room_id=room.pk, user=users["P1"],
+                             action=own["legal"][0]["action"], decision=own["decision"])
+    mine = _state(room, "P1")
+    assert mine["deciding_for"] == "P2" and mine["legal"]
+    with pytest.raises(RoomError) as refused:
+        services.room_choose(room_id=room.pk, user=users["P2"],
+                             action=mine["legal"][0]["action"], decision=None)
+    assert "P2's decision is P1's to make now" in refused.value.message
+    before = RoomEvent.objects.filter(room=room).count()
+    services.room_choose(room_id=room.pk, user=users["P1"], seat="P2",
+                         action=mine["legal"][0]["action"], decision=mine["decision"])
+    made = RoomEvent.objects.get(room=room, index=before)
+    assert (made.player, made.action) == ("P2", mine["legal"][0]["action"])

@@ -174,3 +174,42 @@ def test_a_spectator_asking_after_the_clock_ran_out_makes_the_default_choices() 
             await client.disconnect()
 
     async_to_sync(scenario)()
+
+
+def test_tag_team_sockets_each_carry_their_seat_and_a_commit_reaches_nobody_early() -> None:
+    from matches.models import Match
+    from matches.services.matches import match_create
+    from rooms import services
+
+    match = match_create(mode=Match.Mode.TAG_TEAM, side_1=[PlayerFactory(), PlayerFactory()],
+                         side_2=[PlayerFactory(), PlayerFactory()])
+    opener = match.sides.filter(side=1).first().player.user
+    room = services.room_open_for_match(match=match, user=opener)
+    users = {s.seat: s.user for s in room.seats.select_related("user")}
+    for seat, character in (("P1", "grave"), ("P2", "rook"), ("P3", "jaina"), ("P4", "lum")):
+        services.room_pick(room_id=room.pk, user=users[seat], character=character)
+
+    async def scenario() -> None:
+        sockets, first = {}, {}
+        for seat in ("P1", "P2", "P3", "P4"):
+            sockets[seat], first[seat] = await _connect(room.pk, users[seat])
+            assert first[seat]["you"] == seat
+        sockets["public"], first["public"] = await _connect(room.pk, AnonymousUser())
+        await sockets["P1"].send_json_to({"type": "choose", "action": _commit(first["P1"]),
+                                          "decision": first["P1"]["decision"]})
+        seen = {a: await c.receive_json_from(timeout=TIMEOUT) for a, c in sockets.items()}
+        assert {a: m["you"] for a, m in seen.items()} == {
+            "P1": "P1", "P2": "P2", "P3": "P3", "P4": "P4", "public": None}
+        for audience in ("P2", "P4", "public"):  # the other side and the spectators
+            p1 = seen[audience]["view"]["players"]["P1"]
+            assert "combat_card" not in p1 and "hand" not in p1
+            assert seen[audience]["acting"] == ["P2"]
+        # the partner shares P1's hand (TG-6) but not the committed card before C2 either
+        assert "hand" in seen["P3"]["view"]["players"]["P1"]
+        assert "combat_card" not in seen["P3"]["view"]["players"]["P1"]
+        assert seen["P2"]["legal"] and not seen["P4"]["legal"]
+        for client in sockets.values():
+            assert await client.receive_nothing(timeout=0.2)
+            await client.disconnect()
+
+    async_to_sync(scenario)()

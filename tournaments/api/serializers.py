@@ -35,7 +35,8 @@ class EventSerializer(serializers.ModelSerializer):
         fields = [
             "id", "slug", "name", "description", "mode", "ruleset", "best_of", "top_best_of",
             "top_rounds", "grand_final_best_of", "character_rule", "status", "max_entrants",
-            "check_in_opens_at", "check_in_closes_at", "starts_at", "organizers",
+            "check_in_opens_at", "check_in_closes_at", "starts_at", "room_decision_seconds",
+            "organizers",
             "entrant_count", "created_at",
         ]
 

@@ -143,6 +143,8 @@ class EventInputSerializer(serializers.Serializer):
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
     starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    # the bounds are the model's (tournaments.models.ROOM_DECISION_SECONDS): its message names them
+    room_decision_seconds = serializers.IntegerField(required=False, allow_null=True)
 
 
 class EventListApi(generics.ListAPIView):

@@ -32,7 +32,7 @@ TRANSITIONS: dict[str, set[str]] = {
 EVENT_FIELDS = (
     "name", "description", "mode", "ruleset", "best_of", "top_best_of", "top_rounds",
     "grand_final_best_of", "character_rule", "max_entrants", "check_in_opens_at",
-    "check_in_closes_at", "starts_at", "result_policy",
+    "check_in_closes_at", "starts_at", "result_policy", "room_decision_seconds",
 )
 # Once entrants exist, these would change what they signed up for.
 FROZEN_AFTER_DRAFT = ("mode",)

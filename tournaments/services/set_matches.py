@@ -259,6 +259,31 @@ class SetMatchOwner:
                 **error.extra,
             ) from None
 
+    def room_decision_seconds(self, match: Match) -> int | None:
+        """The event's room clock (``Event.room_decision_seconds``; 0: none)."""
+        event = Event.objects.filter(stages__sets__set_matches__match=match).first()
+        if event is None:
+            return None
+        return event.room_decision_seconds or 0
+
+    def room_lineups(self, match: Match) -> tuple[list[str], list[str]] | None:
+        """A Triple Threat set's registered lineups (``Entrant.lineup``, entrant A's for side
+        1), as engine ids; None unless both entrants registered three characters."""
+        if match.mode != Match.Mode.TRIPLE_THREAT:
+            return None
+        link = SetMatch.objects.select_related("set__entrant_a", "set__entrant_b") \
+            .filter(match=match).first()
+        if link is None:
+            return None
+        ids = {c.name.lower(): cid for cid, c in engine_characters().items()}
+        lineups = []
+        for entrant in (link.set.entrant_a, link.set.entrant_b):
+            lineup = [ids.get(str(name).lower()) for name in (entrant.lineup if entrant else [])]
+            if len(lineup) != 3 or None in lineup:
+                return None
+            lineups.append([c for c in lineup if c is not None])
+        return lineups[0], lineups[1]
+
     def result_override_apply(self, match: Match, actor: Any) -> None:
         if not SetMatch.objects.filter(match=match).exists():
             return

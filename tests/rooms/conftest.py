@@ -1,0 +1,66 @@
+"""Shared by the room's browser tests: the daphne server, a logged-in page, a scripted click."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.rooms.servers import AsgiServer
+
+
+@pytest.fixture
+def asgi_server(celery_worker: str) -> Iterator[AsgiServer]:
+    server = AsgiServer()
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()
+
+
+def log_in(browser: Any, base: str, user: Any, **context: Any) -> Any:
+    """A browser context with the user's session (the server's password hashers differ from
+    the suite's fast one, so the session is made here, in the shared database)."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    new = browser.new_context(**context)
+    new.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                      "url": base}])
+    return new.new_page()
+
+
+def click_a_choice(page: Any, rng: random.Random) -> bool:
+    """Click one listed choice (a kind first, then one of it); False if none is offered."""
+    buttons = page.query_selector_all("#choices button.choice:not([disabled])")
+    if not buttons:
+        return False
+    kinds: dict[str, list[Any]] = {}
+    for b in buttons:
+        kinds.setdefault(b.get_attribute("data-kind") or "", []).append(b)
+    try:
+        rng.choice(kinds[rng.choice(sorted(kinds))]).click(timeout=2_000)
+    except Exception:  # the state moved on and re-rendered the buttons: look again
+        return False
+    return True
+
+
+def worker_drained() -> bool:
+    """Nothing of this session's queue waiting or running (tasks are acknowledged late, so a
+    running one is still in Redis's ``unacked`` hash). A test that leaves follow-up tasks
+    running (a result's statistics) would race the next test's database flush."""
+    import json
+
+    import redis
+    from django.conf import settings
+
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    broker = redis.Redis.from_url(settings.TEST_REDIS_URL)
+    if broker.llen(queue):
+        return False
+    # each entry is [message, exchange, routing_key]
+    return all(json.loads(entry)[2] != queue for entry in broker.hvals("unacked"))
