@@ -203,11 +203,16 @@ def test_tag_team_sockets_each_carry_their_seat_and_a_commit_reaches_nobody_earl
         for audience in ("P2", "P4", "public"):  # the other side and the spectators
             p1 = seen[audience]["view"]["players"]["P1"]
             assert "combat_card" not in p1 and "hand" not in p1
-            assert seen[audience]["acting"] == ["P2"]
+            acting = seen[audience]["acting"]
+            # P1 has committed, P2 (active) has not; a bench seat may still place an assist
+            # or pass at the same C1 (AS-1)
+            assert "P1" not in acting and "P2" in acting and set(acting) <= {"P2", "P3", "P4"}
         # the partner shares P1's hand (TG-6) but not the committed card before C2 either
         assert "hand" in seen["P3"]["view"]["players"]["P1"]
         assert "combat_card" not in seen["P3"]["view"]["players"]["P1"]
-        assert seen["P2"]["legal"] and not seen["P4"]["legal"]
+        assert seen["P2"]["legal"]
+        assert bool(seen["P4"]["legal"]) == ("P4" in seen["P4"]["acting"])
+        assert {c["action"]["action"] for c in seen["P4"]["legal"]} <= {"assist", "pass"}
         for client in sockets.values():
             assert await client.receive_nothing(timeout=0.2)
             await client.disconnect()
