@@ -53,12 +53,13 @@ VERDICT_STATUS_TO_RUN = {
 }
 
 
-def _engine_verdict(text: str) -> dict[str, Any]:
+def _engine_judgement(text: str) -> engine.Judgement:
+    """The verdict and analyses of a log (one replay for most logs: ``engine.log_judge``)."""
     try:
-        return engine.log_verdict(text)
+        return engine.log_judge(text)
     except Exception as exc:  # the engine is pure: anything it raises is our bug
         logger.exception("rules engine failed on a log")
-        return {
+        verdict = {
             "status": "engine_error",
             "error": {
                 "kind": exc.__class__.__name__,
@@ -67,6 +68,7 @@ def _engine_verdict(text: str) -> dict[str, Any]:
             },
             "engine_version": engine.ENGINE_VERSION,
         }
+        return engine.Judgement(verdict, *engine.log_analysis(text, verdict))
 
 
 def _storage_error_verdict(exc: BaseException) -> dict[str, Any]:
@@ -109,11 +111,10 @@ def _judge(run: VerificationRun, text: str, match_id: int) -> _Judged:
     if run.attempts > MAX_ATTEMPTS:
         return _Judged(run, match_id, _gave_up_verdict(run.attempts - 1), None)
     started = time.perf_counter()
-    verdict = json_storable(_engine_verdict(text))
+    judgement = _engine_judgement(text)
     duration_ms = round((time.perf_counter() - started) * 1000)
-    turns, board = engine.log_analysis(text, verdict)
-    return _Judged(run, match_id, verdict, duration_ms, json_storable(turns),
-                   json_storable(board))
+    return _Judged(run, match_id, json_storable(judgement.verdict), duration_ms,
+                   json_storable(judgement.turns), json_storable(judgement.board))
 
 
 def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineChunk]:

@@ -64,7 +64,7 @@ def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a page replayed a log")
 
-    for name in ("log_verdict", "log_timeline", "log_board_before", "log_analysis"):
+    for name in ("log_verdict", "log_judge", "log_timeline", "log_board_before", "log_analysis"):
         monkeypatch.setattr(engine, name, refuse)
 
 
