@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DataError, IntegrityError, transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, JSONField, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from matches import engine
@@ -118,8 +118,12 @@ def _judge(run: VerificationRun, text: str, match_id: int) -> _Judged:
 
 
 def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineChunk]:
+    # Each chunk's turns as an expression: ``bulk_create`` then writes plain VALUES rows.
+    # Its UNNEST form (literal values, Django 5.2 on PostgreSQL) sends the JSON inside a text
+    # array, escaping every quote with a Python regex: slower than the replay itself.
     size = TimelineChunk.TURNS_PER_CHUNK
-    return [TimelineChunk(run_id=run_id, number=i // size, turns=turns[i:i + size])
+    return [TimelineChunk(run_id=run_id, number=i // size,
+                          turns=Value(turns[i:i + size], output_field=JSONField()))
             for i in range(0, len(turns), size)]
 
 
@@ -133,6 +137,16 @@ def _previous_runs(runs: list[VerificationRun]) -> dict[int, VerificationRun]:
                 .annotate(newest=Subquery(newest.values("pk")[:1])).filter(pk=F("newest"))
                 .only("pk", "log_id", "status", "verdict"))
     return {run.log_id: run for run in previous}
+
+
+def _runs_update(runs: list[VerificationRun], fields: list[str]) -> None:
+    """One UPDATE for the runs: a plain one for a single run (a submission's verification),
+    ``bulk_update``'s CASE for a chunk (building it costs Django time per run and field)."""
+    if len(runs) == 1:
+        VerificationRun.objects.filter(pk=runs[0].pk).update(
+            **{name: getattr(runs[0], name) for name in fields})
+    elif runs:
+        VerificationRun.objects.bulk_update(runs, fields)
 
 
 def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
@@ -162,12 +176,9 @@ def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
             run.turn_count = len(j.turns)
             run.board_before = j.board
             chunks += _timeline_chunks(run.pk, j.turns)
-        if stored:
-            VerificationRun.objects.bulk_update(
-                [j.run for j in stored],
-                ["status", "verdict", "engine_version", "duration_ms", "finished_at",
-                 "turn_count", "board_before"],
-            )
+        _runs_update([j.run for j in stored], ["status", "verdict", "engine_version",
+                                               "duration_ms", "finished_at", "turn_count",
+                                               "board_before"])
         TimelineChunk.objects.bulk_create(chunks)
         previous = _previous_runs([j.run for j in stored
                                    if matches[j.match_id].status == Match.Status.CONFIRMED])
@@ -269,8 +280,9 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
             run_status_change(run, RS.RUNNING)
             run.attempts += 1
             run.started_at = now
-        if runs:
-            VerificationRun.objects.bulk_update(runs, ["status", "attempts", "started_at"])
+        if runs:  # one plain UPDATE (the runs are locked): every run gets the same values
+            VerificationRun.objects.filter(pk__in=[run.pk for run in runs]).update(
+                status=RS.RUNNING, attempts=F("attempts") + 1, started_at=now)
     if not runs:
         return []
     texts = {pk: (text, match_id) for pk, text, match_id in MatchLog.objects.filter(
