@@ -33,7 +33,7 @@ from matches.models import (
     VerificationRun,
 )
 from matches.services.matches import match_authorize_manager
-from matches.services.results import match_result_listeners_on_commit, match_settle
+from matches.services.results import match_result_listeners_on_commit, match_settle_many
 from matches.status import match_status_change, run_status_change
 from matches.storable import json_storable
 from matches.verdicts import verdict_view
@@ -182,11 +182,14 @@ def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
         TimelineChunk.objects.bulk_create(chunks)
         previous = _previous_runs([j.run for j in stored
                                    if matches[j.match_id].status == Match.Status.CONFIRMED])
+        final = {pk for pk, match in matches.items() if match.status == Match.Status.CONFIRMED}
+        # each match that can still change, settled once (reads and writes for all at once;
+        # nothing to do for a disputed or cancelled match)
+        match_settle_many([matches[pk] for pk in sorted({j.match_id for j in stored})
+                           if pk not in final])
         for j in stored:
             match = matches[j.match_id]
-            if match.status != Match.Status.CONFIRMED:
-                match_settle(match)  # nothing to do for a disputed or cancelled match
-            elif match.result_log_id == j.run.log_id:
+            if j.match_id in final and match.result_log_id == j.run.log_id:
                 # A final result's log judged again (a newer engine, an organizer's
                 # re-verification): listeners hear of it and a changed verdict is recorded;
                 # the result itself never moves.
