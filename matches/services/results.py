@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import engine
+from matches.bulk import rows_update
 from matches.dispatch import task_send_on_commit
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import (
@@ -227,7 +228,7 @@ def match_settle_many(matches: list[Match]) -> None:
     if len(open_matches) == 1:
         open_matches[0].save(update_fields=SETTLED_FIELDS)
     else:
-        Match.objects.bulk_update(open_matches, SETTLED_FIELDS)
+        rows_update(open_matches, SETTLED_FIELDS)
     for match in confirmed:
         _result_callback_on_commit(match)
 
