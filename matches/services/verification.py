@@ -265,7 +265,7 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
     """Replay the logs of runs (one submission, or a chunk of a bulk re-verification) and store
     their verdicts and analyses; finished runs are skipped. Returns the runs judged here.
 
-    A constant number of queries for the whole chunk (mark running, read the texts, lock,
+    A constant number of queries for the whole chunk (mark running and read the texts, lock,
     bulk-write the verdicts and timelines) plus the settling of matches that can still change:
     re-verifying final results costs no per-log query beyond the verdict-change check.
 
@@ -276,7 +276,9 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
     Celery can, and the sweeper sends the still-unfinished runs again later.
     """
     with transaction.atomic():
-        runs = list(VerificationRun.objects.select_for_update()
+        # the logs' texts come with the runs (only the runs are locked)
+        runs = list(VerificationRun.objects.select_for_update(of=("self",))
+                    .select_related("log")
                     .filter(pk__in=run_ids).exclude(status__in=VerificationRun.FINISHED_STATUSES)
                     .defer("verdict", "board_before").order_by("pk"))
         now = timezone.now()
@@ -289,9 +291,7 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
                 status=RS.RUNNING, attempts=F("attempts") + 1, started_at=now)
     if not runs:
         return []
-    texts = {pk: (text, match_id) for pk, text, match_id in MatchLog.objects.filter(
-        pk__in={run.log_id for run in runs}).values_list("pk", "text", "match_id")}
-    judged = [_judge(run, *texts[run.log_id]) for run in runs]
+    judged = [_judge(run, run.log.text, run.log.match_id) for run in runs]
     try:
         return _verdicts_store(judged)
     except (DataError, IntegrityError, ValueError):  # refused data: a retry cannot help
