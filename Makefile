@@ -70,11 +70,14 @@ BENCH_GAMES_PER_PAIR ?= 2
 bench-bots: $(STAMP)
 	$(PY) -m rules_engine bench-bots --games-per-pair $(BENCH_GAMES_PER_PAIR)
 
+# BENCH_VERIFY_LOGS given on the command line or in the environment sets the count here too.
+BENCH_VERIFY_COUNT = $(strip $(if $(filter command line environment,$(origin BENCH_VERIFY_LOGS)),$(BENCH_VERIFY_LOGS),$(BENCH_LOGS)))
+
 bench-verification: $(STAMP)
 	$(BENCH_CREATEDB)
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
-		$(PY) manage.py bench_verification --logs $(BENCH_LOGS) --workers 2
+		$(PY) manage.py bench_verification --logs $(BENCH_VERIFY_COUNT) --workers 2
 
 BENCH_GAMES ?= 100000
 

@@ -21,10 +21,10 @@ from jsonschema.exceptions import best_match
 import rules_engine
 from rules_engine.diagnosis import board_before
 from rules_engine.errors import LogSyntaxError
-from rules_engine.log import parse_log
+from rules_engine.log import MatchLog, parse_log
 from rules_engine.replay import replay
 from rules_engine.rules_text import rule_text
-from rules_engine.timeline import timeline
+from rules_engine.timeline import replay_with_timeline, timeline
 
 ENGINE_VERSION: str = rules_engine.__version__
 SCHEMA_FILES = {1: "match-log-v1.json", 2: "match-log-v2.json"}  # by the log's "version"
@@ -53,6 +53,25 @@ def _schema_validator(version: int = 1) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """``node`` with every ``#/$defs/...`` reference replaced by the definition itself (the log
+    schemas' definitions are not recursive). Same answers, without the reference look-ups that
+    took two thirds of jsonschema's time per event; a ``$ref`` beside other keywords becomes
+    the first branch of an ``allOf``, as 2020-12 reads it."""
+    if isinstance(node, list):
+        return [_inline_refs(item, defs) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _inline_refs(value, defs) for key, value in node.items() if key != "$ref"}
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+        return out if ref is None else {**out, "$ref": ref}
+    target = _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
+    if not out:
+        return target
+    return {**out, "allOf": [target, *out.get("allOf", [])]}
+
+
 @cache
 def _event_validators(version: int = 1) -> dict[str, Draft202012Validator]:
     """One compiled schema per kind of event: the event schema (``$defs/event``, the ``items``
@@ -60,7 +79,7 @@ def _event_validators(version: int = 1) -> dict[str, Draft202012Validator]:
     event matches it exactly when it matches the common part and the one branch for its action.
     Checking that branch alone is what makes the check fast (jsonschema otherwise tries every
     branch of every event). Actions named by several branches are left out: the full check
-    decides them."""
+    decides them. References are inlined (``_inline_refs``)."""
     text = resources.files("rules_engine").joinpath(
         "schema", SCHEMA_FILES[version]).read_text("utf-8")
     defs = json.loads(text)["$defs"]
@@ -72,33 +91,45 @@ def _event_validators(version: int = 1) -> dict[str, Draft202012Validator]:
         for value in [action["const"]] if "const" in action else action.get("enum", []):
             branches.setdefault(value, []).append(branch)
     return {
-        action: Draft202012Validator({"$defs": defs, "allOf": [common, found[0]]})
+        action: Draft202012Validator(_inline_refs({"allOf": [common, found[0]]}, defs))
         for action, found in branches.items() if len(found) == 1
     }
 
 
+# Events found valid, by format version and canonical JSON: logs repeat the same few thousand
+# events (about 90% of a log's distinct events were in the 300 logs before it), and an event's
+# validity depends on its JSON alone. Only valid events are kept; bounded (emptied when full).
+_VALID_EVENTS: dict[int, set[str]] = {}
+VALID_EVENTS_MAX = 50_000
+
+
 def _valid_quickly(document: Any, version: int = 1) -> bool:
     """True when the log certainly matches the schema, checked the fast way: the header once,
-    then each *distinct* event against the schema of its kind only. The schema checks each
-    event on its own (``items``, nothing across events), so this is the same answer as the
-    full check at a fraction of the cost (the full check took 7 times the replay). False means
-    "look closer": the full check then finds and names the error."""
+    then each *distinct* event against the schema of its kind only, skipping events already
+    found valid (``_VALID_EVENTS``). The schema checks each event on its own (``items``,
+    nothing across events), so this is the same answer as the full check at a fraction of the
+    cost (the full check took 7 times the replay). False means "look closer": the full check
+    then finds and names the error."""
     if not isinstance(document, dict) or not isinstance(document.get("events"), list):
         return False
     if not _schema_validator(version).is_valid({**document, "events": []}):
         return False
     validators = _event_validators(version)
-    seen: set[str] = set()
+    known = _VALID_EVENTS.setdefault(version, set())
+    fresh: set[str] = set()
     for event in document["events"]:
         # json.dumps tells true from 1 and 1 from 1.0, as the schema's types do
         key = json.dumps(event, sort_keys=True)
-        if key in seen:
+        if key in known or key in fresh:
             continue
         action = event.get("action") if isinstance(event, dict) else None
         validator = validators.get(action) if isinstance(action, str) else None
         if validator is None or not validator.is_valid(event):
             return False
-        seen.add(key)
+        fresh.add(key)
+    if len(known) + len(fresh) > VALID_EVENTS_MAX:
+        known.clear()
+    known |= fresh
     return True
 
 
@@ -130,20 +161,30 @@ def log_schema_check(document: Any) -> None:
 class ReadableLog:
     mode: str  # the game mode the log says it records ("versus", ...)
     claimed: dict[str, Any]  # its claimed result (may be empty)
+    # each side's declared characters (engine ids), side 1's first
+    characters: tuple[list[str], list[str]] = ([], [])
 
 
 def log_characters(text: str) -> tuple[list[str], list[str]]:
     """Each side's declared characters (engine ids), side 1's first, of a readable log."""
-    log = parse_log(text)
+    return _characters(parse_log(text))
+
+
+def _characters(log: MatchLog) -> tuple[list[str], list[str]]:
     teams = log.teams
     return list(teams[0].characters), list(teams[1].characters)
 
 
 def log_check_readable(text: str) -> ReadableLog:
-    """Parse the log and check it against the schema, or raise :class:`Unreadable`."""
+    """Parse the log and check it against the schema, or raise :class:`Unreadable`. The text is
+    decoded once; a text that is not JSON is refused with the parser's words."""
     try:
-        log = parse_log(text)
-        document = json.loads(text)
+        try:
+            document = json.loads(text)
+        except (ValueError, RecursionError):
+            parse_log(text)  # raises the LogSyntaxError that names the problem
+            raise
+        log = parse_log(document)
     except LogSyntaxError as exc:
         raise Unreadable(exc.json_path, exc.reason) from None
     except RecursionError:
@@ -154,7 +195,31 @@ def log_check_readable(text: str) -> ReadableLog:
     return ReadableLog(
         mode=str(document.get("mode", "")),
         claimed={} if log.result is None else log.result.to_json(),
+        characters=_characters(log),
     )
+
+
+def _unreadable_verdict(exc: Unreadable) -> dict[str, Any]:
+    return {
+        "status": "unreadable",
+        "first_error": {"json_path": exc.json_path, "reason": exc.reason},
+        "final": None, "facts": None, "claimed": None, "events": 0,
+        "engine_version": ENGINE_VERSION, "notes": [],
+    }
+
+
+def _schema_checked(text: str) -> tuple[Any, dict[str, Any] | None]:
+    """The decoded log (the text itself when it is not JSON at all: the replay says where, as
+    it always did) and, when the schema refuses it, its ``unreadable`` verdict."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return text, None
+    try:
+        log_schema_check(document)
+    except Unreadable as exc:
+        return document, _unreadable_verdict(exc)
+    return document, None
 
 
 def log_verdict(text: str) -> dict[str, Any]:
@@ -165,18 +230,33 @@ def log_verdict(text: str) -> dict[str, Any]:
     player; infrastructure failures (the database, the broker) are not caught here. A log the
     schema refuses is ``unreadable`` before any replay (logs stored before the check existed).
     """
-    try:
-        log_schema_check(json.loads(text))
-    except Unreadable as exc:
-        return {
-            "status": "unreadable",
-            "first_error": {"json_path": exc.json_path, "reason": exc.reason},
-            "final": None, "facts": None, "claimed": None, "events": 0,
-            "engine_version": ENGINE_VERSION, "notes": [],
-        }
-    except (ValueError, RecursionError):
-        pass  # not JSON at all: the replay says where, as it always did
-    return replay(text).to_dict()
+    document, refused = _schema_checked(text)
+    return refused if refused is not None else replay(document).to_dict()
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a worker stores for a log: the verdict and the analyses pages show."""
+
+    verdict: dict[str, Any]
+    turns: list[dict[str, Any]]  # the timeline (``log_timeline``)
+    board: dict[str, Any] | None  # the board before the first error (``log_analysis``)
+
+
+def log_judge(text: str) -> Judgement:
+    """``log_verdict`` and ``log_analysis`` in one go, the same answers: the log is decoded
+    once, and one replay gives the verdict and the timeline when every event was applied (a
+    legal game, a result mismatch, a log that stops early); an illegal log is replayed again
+    for its timeline and its board, as before. Exceptions are the engine's (``log_verdict``'s).
+    """
+    document, refused = _schema_checked(text)
+    if refused is not None:
+        return Judgement(refused, *log_analysis(text, refused))
+    verdict, turns = replay_with_timeline(document)
+    data = verdict.to_dict()
+    if turns is None:
+        return Judgement(data, *log_analysis(text, data))
+    return Judgement(data, [turn.to_dict() for turn in turns], _board_for(text, data))
 
 
 def logs_first_divergence(text_a: str, text_b: str) -> tuple[int | None, dict[str, Any]]:
@@ -227,12 +307,15 @@ def log_analysis(text: str, verdict: dict[str, Any]) -> tuple[list[dict[str, Any
                                                                dict[str, Any] | None]:
     """What the match page shows beside a verdict, computed once in the worker and stored: the
     timeline, and for an illegal (or not verifiable yet) log the board before its first error."""
+    return log_timeline(text), _board_for(text, verdict)
+
+
+def _board_for(text: str, verdict: dict[str, Any]) -> dict[str, Any] | None:
     error = verdict.get("first_error")
-    board = None
     if verdict.get("status") in ("illegal", "unverifiable") and isinstance(error, dict) \
             and isinstance(error.get("index"), int):
-        board = log_board_before(text, error["index"])
-    return log_timeline(text), board
+        return log_board_before(text, error["index"])
+    return None
 
 
 def log_board_before(text: str, index: int) -> dict[str, Any] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -22,11 +23,28 @@ def text_storable(value: str) -> str:
 
 
 def json_storable(value: Any) -> Any:
-    """``value`` (JSON-ready data) with every string and key passed through ``text_storable``."""
+    r"""``value`` (JSON-ready data) with every string and key passed through ``text_storable``.
+
+    Most values have nothing to replace, and are returned as they are: their JSON (ASCII
+    escaped, so every ``\x00`` is written ``\u0000`` and every surrogate ``\udXXX``) has
+    neither; that check is C code, where walking a verdict's timeline in Python took longer
+    than the replay's own timeline. Anything else (a look-alike included) is walked.
+    """
+    if not isinstance(value, str):
+        try:
+            encoded = json.dumps(value)
+        except (TypeError, ValueError):
+            encoded = "\\u0000"  # not plain JSON data: walk it
+        if "\\u0000" not in encoded and "\\ud" not in encoded:
+            return value
+    return _storable(value)
+
+
+def _storable(value: Any) -> Any:
     if isinstance(value, str):
         return text_storable(value)
     if isinstance(value, dict):
-        return {json_storable(k): json_storable(v) for k, v in value.items()}
+        return {_storable(k): _storable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [json_storable(v) for v in value]
+        return [_storable(v) for v in value]
     return value

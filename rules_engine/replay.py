@@ -18,6 +18,7 @@ and self-play use (:mod:`rules_engine.game`); there is no second set of rules he
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -170,8 +171,18 @@ def _unplayed_mode(text: Any) -> str | None:
     return mode if mode in UNPLAYED_MODES else None
 
 
-def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
+# Called after each event the replay applied: (the game, the event's index, the event, the
+# turn before it). What the timeline records in the same pass (``replay_with_timeline``).
+Observer = Callable[[Game, int, LogEvent, int], None]
+
+
+def replay(log: MatchLog | str | bytes | dict[str, Any], *,
+           game_for: Callable[[MatchLog], Game] = new_game_for,
+           observe: Observer | None = None) -> Verdict:
     """Replay a log; never raises for bad input (the verdict says what is wrong).
+
+    ``game_for`` builds the game (a subclass that only observes, such as the timeline's);
+    ``observe`` is told of every event applied.
 
     >>> replay('{"format": "yomi-match-log"}').status
     'unreadable'
@@ -195,7 +206,7 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
     claimed = None if log.result is None else log.result.to_json()
     game: Game | None = None
     try:
-        game = new_game_for(log)
+        game = game_for(log)
         for i, event in enumerate(log.events):
             if game.is_over:
                 pos = game.position()
@@ -211,7 +222,10 @@ def replay(log: MatchLog | str | bytes | dict[str, Any]) -> Verdict:
                 return _not_verifiable(Verdict("illegal", first_error=explain(log, wrong),
                                                abilities_complete=complete, claimed=claimed,
                                                events=i, notes=notes), log)
+            turn = game.turn
             game.apply(event.player, event.action)
+            if observe is not None:
+                observe(game, i, event, turn)
         if not game.is_over:
             pos = game.position()
             who = " and ".join(p.name for p in game.acting_players)

@@ -106,12 +106,13 @@ from rules_engine.actions import (
 )
 from rules_engine.cards import Card, Character, Move, MoveType, character
 from rules_engine.diagnosis import explain
-from rules_engine.errors import EngineInvariantError, IllegalActionError
+from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
 from rules_engine.game import Decision, Game, PlayerState
 from rules_engine.journal import DAMAGE_KINDS, DamageDealt, Knockdown, Totals
 from rules_engine.log import LogEvent, MatchLog, parse_log
 from rules_engine.modes import mode_rules
 from rules_engine.modifiers import REWIND_IMMUNE
+from rules_engine.replay import Verdict, replay
 from rules_engine.ruleset import OnOff
 from rules_engine.team import Mode
 from rules_engine.types import PlayerId
@@ -639,11 +640,11 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
         combat = _Combat.of(game)  # the game (or the log) stopped during this combat
     players: list[PlayerTurn] = []
     prevented_total = 0
+    # this turn's stretch of the journal, counted for every seat (once a turn)
+    turn_events = game.journal[start.mark:end.mark]
+    by_seat = Totals.by_seat(turn_events)
     for p in _seats(len(game.players)):
         mine = [e.action for _, e in events if e.player is p]
-        # this turn's stretch of the journal, counted for the seat and its opponent
-        turn_events = game.journal[start.mark:end.mark]
-        by_seat = Totals.by_seat(turn_events)
         counts = by_seat[p]
         # what hit this seat (with a bench, only the opposing active seat's damage that
         # reached it: never the bench's share of another seat's)
@@ -729,6 +730,53 @@ def _tag(game: _ObservedGame, index: int, seat: PlayerId, tag: Tag) -> dict[str,
             "out": seat.name, "in": None if partner is None else partner.name, "cards": cards}
 
 
+class _Recorder:
+    """What the timeline keeps while the log is replayed: where each turn's events begin, the
+    events of each turn, and the moment turn 1 began."""
+
+    def __init__(self, game: _ObservedGame) -> None:
+        self.game = game
+        self.baseline: _Moment | None = _Moment.of(game) if game.turn >= 1 else None
+        # starts[t]: index of the first event of turn t (the one after the event that began it)
+        self.starts: dict[int, int] = {game.turn: 0} if self.baseline is not None else {}
+        self.applied = 0
+        self.by_turn: dict[int, list[tuple[int, LogEvent]]] = {}
+
+    def applied_event(self, game: Game, i: int, event: LogEvent, turn: int) -> None:
+        """``event`` (index ``i``) was applied; ``turn`` is the turn it was played in."""
+        self.applied = i + 1
+        if turn >= 1:
+            self.by_turn.setdefault(turn, []).append((i, event))
+        for t in range(max(turn, 0) + 1, game.turn + 1):
+            self.starts[t] = self.applied
+        if self.baseline is None and game.turn >= 1:
+            # Recorded logs: turn 1 begins after the opening hands and the coin flip (S-5,
+            # S-6); those draws belong to no turn.
+            self.baseline = _Moment.of(game)
+
+    def turns(self, log: MatchLog, stopped: dict[str, Any] | None) -> list[TurnSummary]:
+        game = self.game
+        if stopped is None and not game.is_over:
+            pos = game.position()
+            stopped = {"index": len(log.events), "turn": pos.turn, "step": pos.step,
+                       "player": game.acting_players[0].name if game.acting_players else None,
+                       "action": None, "rule_id": "END-1",
+                       "reason": "the log ends before the game does"}
+        if self.baseline is None:
+            return []
+        turns: list[TurnSummary] = []
+        start = self.baseline
+        final = _Moment.of(game)
+        for turn in range(1, game.turn + 1):
+            end = game.turn_ends.get(turn, final)
+            last = turn == game.turn
+            span = (self.starts[turn], self.applied if last else self.starts[turn + 1])
+            turns.append(_summarise(game, log, turn, start, end, self.by_turn.get(turn, []),
+                                    span, stopped if last else None))
+            start = end
+        return turns
+
+
 def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
     """Replay ``log`` and summarise each turn (see the module docstring for the shape).
 
@@ -738,11 +786,7 @@ def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
     if not isinstance(log, MatchLog):
         log = parse_log(log)  # raises LogSyntaxError
     game = _ObservedGame(log)
-    baseline: _Moment | None = _Moment.of(game) if game.turn >= 1 else None
-    # starts[t]: index of the first event of turn t (the one after the event that began it).
-    starts: dict[int, int] = {game.turn: 0} if baseline is not None else {}
-    applied = 0
-    by_turn: dict[int, list[tuple[int, LogEvent]]] = {}
+    recorder = _Recorder(game)
     stopped: dict[str, Any] | None = None
     for i, event in enumerate(log.events):
         if game.is_over:
@@ -765,31 +809,37 @@ def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
                        "player": event.player.name, "action": str(event.action),
                        "rule_id": None, "reason": f"engine error: {exc}"}
             break
-        applied = i + 1
-        if turn >= 1:
-            by_turn.setdefault(turn, []).append((i, event))
-        for t in range(max(turn, 0) + 1, game.turn + 1):
-            starts[t] = applied
-        if baseline is None and game.turn >= 1:
-            # Recorded logs: turn 1 begins after the opening hands and the coin flip (S-5,
-            # S-6); those draws belong to no turn.
-            baseline = _Moment.of(game)
-    if stopped is None and not game.is_over:
-        pos = game.position()
-        stopped = {"index": len(log.events), "turn": pos.turn, "step": pos.step,
-                   "player": game.acting_players[0].name if game.acting_players else None,
-                   "action": None, "rule_id": "END-1",
-                   "reason": "the log ends before the game does"}
-    if baseline is None:
-        return []
-    turns: list[TurnSummary] = []
-    start = baseline
-    final = _Moment.of(game)
-    for turn in range(1, game.turn + 1):
-        end = game.turn_ends.get(turn, final)
-        last = turn == game.turn
-        span = (starts[turn], applied if last else starts[turn + 1])
-        turns.append(_summarise(game, log, turn, start, end, by_turn.get(turn, []), span,
-                                stopped if last else None))
-        start = end
-    return turns
+        recorder.applied_event(game, i, event, turn)
+    return recorder.turns(log, stopped)
+
+
+def replay_with_timeline(log: MatchLog | str | bytes | dict[str, Any]) -> tuple[
+        Verdict, list[TurnSummary] | None]:
+    """``replay(log)`` and ``timeline(log)`` from one replay, when one replay gives both: every
+    event applied (a legal game, a result mismatch, a log that stops before the end). The
+    timeline is None otherwise (an illegal event, an event after the end, an engine error:
+    call ``timeline`` for it), and for input ``timeline`` refuses (unreadable).
+
+    The verdict is exactly ``replay``'s: the game is the timeline's observing subclass, which
+    only takes snapshots at the windows.
+    """
+    if not isinstance(log, MatchLog):
+        try:
+            log = parse_log(log)
+        except LogSyntaxError:
+            return replay(log), None
+    recorders: list[_Recorder] = []
+
+    def observed(parsed: MatchLog) -> Game:
+        recorders.append(_Recorder(_ObservedGame(parsed)))
+        return recorders[0].game
+
+    verdict = replay(log, game_for=observed,
+                     observe=lambda game, i, event, turn: recorders[0].applied_event(
+                         game, i, event, turn))
+    complete = (verdict.status != "engine_error" and len(recorders) == 1
+                and recorders[0].applied == len(log.events))
+    if not complete:
+        # an engine error may have come from the observing (never seen): the plain replay's
+        return (replay(log) if verdict.status == "engine_error" else verdict), None
+    return verdict, recorders[0].turns(log, None)

@@ -7,6 +7,7 @@ row locked, so the result is applied exactly once.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import engine
+from matches.bulk import rows_update
 from matches.dispatch import task_send_on_commit
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import (
@@ -167,18 +169,80 @@ def _change(match: Match, new: str) -> None:
         match_status_change(match, new)
 
 
+@dataclass(frozen=True)
+class _MatchLogs:
+    """What settling a match reads: its logs (oldest first, texts deferred), each log's newest
+    run (verdicts deferred), and who vouches for each log."""
+
+    logs: list[MatchLog]
+    latest: dict[int, VerificationRun]
+    sides_of: dict[int, set[int | None]]
+
+
+def _matches_logs(match_ids: list[int]) -> dict[int, _MatchLogs]:
+    """``_MatchLogs`` of many matches in three queries."""
+    logs: dict[int, list[MatchLog]] = {pk: [] for pk in match_ids}
+    for log in MatchLog.objects.filter(match_id__in=match_ids).defer("text").order_by(
+            "created_at", "id"):  # texts only if disputed
+        logs[log.match_id].append(log)
+    latest: dict[int, VerificationRun] = {}
+    log_ids = [log.pk for found in logs.values() for log in found]
+    if log_ids:
+        for run in VerificationRun.objects.filter(log_id__in=log_ids).defer("verdict").order_by(
+                "-created_at", "-id"):
+            latest.setdefault(run.log_id, run)
+    sides_of = _endorsing_sides([
+        log_id for log_id, run in latest.items() if run.status in RS_ENDORSABLE])
+    return {pk: _MatchLogs(found, {log.pk: latest[log.pk] for log in found if log.pk in latest},
+                           sides_of) for pk, found in logs.items()}
+
+
 def match_settle(match: Match) -> bool:
     """Recompute the status of a locked match from its logs; True if it became confirmed."""
     if match.status in (MS.CONFIRMED, MS.DISPUTED, MS.CANCELLED):
         return False
-    latest = _latest_runs(match)
-    logs = list(match.logs.defer("text").order_by("created_at", "id"))  # texts only if disputed
+    became_confirmed = _settle(match, _matches_logs([match.pk])[match.pk])
+    match.save()
+    if became_confirmed:
+        _result_callback_on_commit(match)
+    return became_confirmed
+
+
+# What settling may change on a match (``match_settle_many`` writes these, and only these).
+SETTLED_FIELDS = ["status", "winner_side", "is_draw", "result_source", "result_log",
+                  "updated_at"]
+
+
+def match_settle_many(matches: list[Match]) -> None:
+    """``match_settle`` for many locked matches (a chunk of verifications): their logs, runs
+    and endorsements read in three queries, the matches written by one UPDATE."""
+    open_matches = [m for m in matches
+                    if m.status not in (MS.CONFIRMED, MS.DISPUTED, MS.CANCELLED)]
+    if not open_matches:
+        return
+    known = _matches_logs([m.pk for m in open_matches])
+    confirmed = [m for m in open_matches if _settle(m, known[m.pk])]
+    now = timezone.now()
+    for match in open_matches:
+        match.updated_at = now  # as save() would (auto_now)
+    if len(open_matches) == 1:
+        open_matches[0].save(update_fields=SETTLED_FIELDS)
+    else:
+        rows_update(open_matches, SETTLED_FIELDS)
+    for match in confirmed:
+        _result_callback_on_commit(match)
+
+
+def _settle(match: Match, known: _MatchLogs) -> bool:
+    """Decide the match's status from what was read (the match is saved by the caller); True
+    if it became confirmed."""
+    latest, logs = known.latest, known.logs
     # logs that may become the result when both sides vouch: verified legal, or not verifiable
     # yet (a character or mode the engine does not play: the claimed result counts)
     legal = [log for log in logs
              if latest.get(log.pk) and latest[log.pk].status in RS_ENDORSABLE]
     is_pending = any(run.status in (RS.PENDING, RS.RUNNING) for run in latest.values())
-    sides_of = _endorsing_sides([log.pk for log in legal])
+    sides_of = known.sides_of
     became_confirmed = False
     needed = {1} if match.mode in SOLO_MODES else {1, 2}  # solo: the bot endorses nothing
     agreed = next((log for log in legal if sides_of[log.pk] >= needed), None)
@@ -218,9 +282,6 @@ def match_settle(match: Match) -> bool:
         _change(match, MS.VERIFYING)
     else:
         _change(match, MS.AWAITING_LOG)
-    match.save()
-    if became_confirmed:
-        _result_callback_on_commit(match)
     return became_confirmed
 
 

@@ -31,6 +31,13 @@ class SubmissionOutcome:
 def log_text_decode(log_bytes: bytes) -> tuple[str, str]:
     """Check the size, encoding, parse and schema; return (text, the log's mode) or raise a
     MatchError naming what is wrong and where."""
+    text, readable = log_text_read(log_bytes)
+    return text, readable.mode
+
+
+def log_text_read(log_bytes: bytes) -> tuple[str, engine.ReadableLog]:
+    """``log_text_decode``, returning what was read (the mode, the characters): the text is
+    decoded and parsed once."""
     size = len(log_bytes)
     if size > MAX_LOG_BYTES:
         raise MatchError(
@@ -54,7 +61,7 @@ def log_text_decode(log_bytes: bytes) -> tuple[str, str]:
             f"the log cannot be read at {exc.json_path}: {exc.reason}",
             json_path=exc.json_path, reason=exc.reason,
         ) from None
-    return text, readable.mode
+    return text, readable
 
 
 def match_log_submit(
@@ -66,8 +73,8 @@ def match_log_submit(
     identical log counts as their confirmation (docs/architecture.md, the flow of a match).
     """
     # Reading happens before any lock or write: a bad log is refused with nothing stored.
-    text, log_mode = log_text_decode(log_bytes)
-    log_characters = engine.log_characters(text)
+    text, readable = log_text_read(log_bytes)
+    log_mode, log_characters = readable.mode, readable.characters
     sha256 = hashlib.sha256(log_bytes).hexdigest()
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)

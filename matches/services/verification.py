@@ -19,10 +19,11 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DataError, IntegrityError, transaction
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, JSONField, OuterRef, Subquery, Value
 from django.utils import timezone
 
 from matches import engine
+from matches.bulk import rows_update
 from matches.dispatch import task_send_on_commit
 from matches.models import (
     AuditEntry,
@@ -33,7 +34,7 @@ from matches.models import (
     VerificationRun,
 )
 from matches.services.matches import match_authorize_manager
-from matches.services.results import match_result_listeners_on_commit, match_settle
+from matches.services.results import match_result_listeners_on_commit, match_settle_many
 from matches.status import match_status_change, run_status_change
 from matches.storable import json_storable
 from matches.verdicts import verdict_view
@@ -53,12 +54,13 @@ VERDICT_STATUS_TO_RUN = {
 }
 
 
-def _engine_verdict(text: str) -> dict[str, Any]:
+def _engine_judgement(text: str) -> engine.Judgement:
+    """The verdict and analyses of a log (one replay for most logs: ``engine.log_judge``)."""
     try:
-        return engine.log_verdict(text)
+        return engine.log_judge(text)
     except Exception as exc:  # the engine is pure: anything it raises is our bug
         logger.exception("rules engine failed on a log")
-        return {
+        verdict = {
             "status": "engine_error",
             "error": {
                 "kind": exc.__class__.__name__,
@@ -67,6 +69,7 @@ def _engine_verdict(text: str) -> dict[str, Any]:
             },
             "engine_version": engine.ENGINE_VERSION,
         }
+        return engine.Judgement(verdict, *engine.log_analysis(text, verdict))
 
 
 def _storage_error_verdict(exc: BaseException) -> dict[str, Any]:
@@ -109,16 +112,19 @@ def _judge(run: VerificationRun, text: str, match_id: int) -> _Judged:
     if run.attempts > MAX_ATTEMPTS:
         return _Judged(run, match_id, _gave_up_verdict(run.attempts - 1), None)
     started = time.perf_counter()
-    verdict = json_storable(_engine_verdict(text))
+    judgement = _engine_judgement(text)
     duration_ms = round((time.perf_counter() - started) * 1000)
-    turns, board = engine.log_analysis(text, verdict)
-    return _Judged(run, match_id, verdict, duration_ms, json_storable(turns),
-                   json_storable(board))
+    return _Judged(run, match_id, json_storable(judgement.verdict), duration_ms,
+                   json_storable(judgement.turns), json_storable(judgement.board))
 
 
 def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineChunk]:
+    # Each chunk's turns as an expression: ``bulk_create`` then writes plain VALUES rows.
+    # Its UNNEST form (literal values, Django 5.2 on PostgreSQL) sends the JSON inside a text
+    # array, escaping every quote with a Python regex: slower than the replay itself.
     size = TimelineChunk.TURNS_PER_CHUNK
-    return [TimelineChunk(run_id=run_id, number=i // size, turns=turns[i:i + size])
+    return [TimelineChunk(run_id=run_id, number=i // size,
+                          turns=Value(turns[i:i + size], output_field=JSONField()))
             for i in range(0, len(turns), size)]
 
 
@@ -132,6 +138,16 @@ def _previous_runs(runs: list[VerificationRun]) -> dict[int, VerificationRun]:
                 .annotate(newest=Subquery(newest.values("pk")[:1])).filter(pk=F("newest"))
                 .only("pk", "log_id", "status", "verdict"))
     return {run.log_id: run for run in previous}
+
+
+def _runs_update(runs: list[VerificationRun], fields: list[str]) -> None:
+    """One UPDATE for the runs: a plain one for a single run (a submission's verification),
+    one from a VALUES list for a chunk (``rows_update``: no CASE built per run and field)."""
+    if len(runs) == 1:
+        VerificationRun.objects.filter(pk=runs[0].pk).update(
+            **{name: getattr(runs[0], name) for name in fields})
+    elif runs:
+        rows_update(runs, fields)
 
 
 def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
@@ -161,20 +177,20 @@ def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
             run.turn_count = len(j.turns)
             run.board_before = j.board
             chunks += _timeline_chunks(run.pk, j.turns)
-        if stored:
-            VerificationRun.objects.bulk_update(
-                [j.run for j in stored],
-                ["status", "verdict", "engine_version", "duration_ms", "finished_at",
-                 "turn_count", "board_before"],
-            )
+        _runs_update([j.run for j in stored], ["status", "verdict", "engine_version",
+                                               "duration_ms", "finished_at", "turn_count",
+                                               "board_before"])
         TimelineChunk.objects.bulk_create(chunks)
         previous = _previous_runs([j.run for j in stored
                                    if matches[j.match_id].status == Match.Status.CONFIRMED])
+        final = {pk for pk, match in matches.items() if match.status == Match.Status.CONFIRMED}
+        # each match that can still change, settled once (reads and writes for all at once;
+        # nothing to do for a disputed or cancelled match)
+        match_settle_many([matches[pk] for pk in sorted({j.match_id for j in stored})
+                           if pk not in final])
         for j in stored:
             match = matches[j.match_id]
-            if match.status != Match.Status.CONFIRMED:
-                match_settle(match)  # nothing to do for a disputed or cancelled match
-            elif match.result_log_id == j.run.log_id:
+            if j.match_id in final and match.result_log_id == j.run.log_id:
                 # A final result's log judged again (a newer engine, an organizer's
                 # re-verification): listeners hear of it and a changed verdict is recorded;
                 # the result itself never moves.
@@ -249,7 +265,7 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
     """Replay the logs of runs (one submission, or a chunk of a bulk re-verification) and store
     their verdicts and analyses; finished runs are skipped. Returns the runs judged here.
 
-    A constant number of queries for the whole chunk (mark running, read the texts, lock,
+    A constant number of queries for the whole chunk (mark running and read the texts, lock,
     bulk-write the verdicts and timelines) plus the settling of matches that can still change:
     re-verifying final results costs no per-log query beyond the verdict-change check.
 
@@ -260,7 +276,9 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
     Celery can, and the sweeper sends the still-unfinished runs again later.
     """
     with transaction.atomic():
-        runs = list(VerificationRun.objects.select_for_update()
+        # the logs' texts come with the runs (only the runs are locked)
+        runs = list(VerificationRun.objects.select_for_update(of=("self",))
+                    .select_related("log")
                     .filter(pk__in=run_ids).exclude(status__in=VerificationRun.FINISHED_STATUSES)
                     .defer("verdict", "board_before").order_by("pk"))
         now = timezone.now()
@@ -268,13 +286,12 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
             run_status_change(run, RS.RUNNING)
             run.attempts += 1
             run.started_at = now
-        if runs:
-            VerificationRun.objects.bulk_update(runs, ["status", "attempts", "started_at"])
+        if runs:  # one plain UPDATE (the runs are locked): every run gets the same values
+            VerificationRun.objects.filter(pk__in=[run.pk for run in runs]).update(
+                status=RS.RUNNING, attempts=F("attempts") + 1, started_at=now)
     if not runs:
         return []
-    texts = {pk: (text, match_id) for pk, text, match_id in MatchLog.objects.filter(
-        pk__in={run.log_id for run in runs}).values_list("pk", "text", "match_id")}
-    judged = [_judge(run, *texts[run.log_id]) for run in runs]
+    judged = [_judge(run, run.log.text, run.log.match_id) for run in runs]
     try:
         return _verdicts_store(judged)
     except (DataError, IntegrityError, ValueError):  # refused data: a retry cannot help

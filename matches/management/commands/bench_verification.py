@@ -14,13 +14,17 @@ targets: single submissions >= 150 logs/s end to end, bulk >= 500 logs/s, with t
 
 The machine may be shared: beside the wall-clock rate each phase prints the CPU time the worker
 processes spent per log (from /proc), and the rate two otherwise idle cores would give at that
-cost (workers only: PostgreSQL's and Redis's own CPU time is not counted).
+cost (workers only: PostgreSQL's and Redis's own CPU time is not counted); the submissions' own
+CPU time per log (this process); the load average before and after; and, measured in this
+process on 20 more logs, the SQL queries and CPU time per log of a submission, of a
+verification task (one log) and of a bulk chunk.
 """
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import socket
 import subprocess
 import sys
@@ -36,15 +40,28 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.db.models import Count
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Match, MatchLog, MatchSide, Player, VerificationRun
-from matches.services import batch_progress, logs_reverify_bulk, match_log_submit
+from matches.services import batch_progress, logs_reverify_bulk, match_log_submit, submission
 from matches.services.batches import DEFAULT_CHUNK_SIZE
+from matches.services.verification import match_log_verify, match_runs_verify
 from rules_engine.cards import characters
 from rules_engine.selfplay import play_game
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+TARGET_SINGLE, TARGET_BULK = 150, 500  # issue 17, logs/s with two workers
+
+
+def _own_cpu() -> float:
+    """This process's user + system CPU seconds (every thread)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
 
 def _tree_cpu(processes: list[subprocess.Popen[bytes]]) -> float:
@@ -78,6 +95,10 @@ class Command(BaseCommand):
         parser.add_argument("--no-bulk", action="store_true",
                             help="skip the bulk re-verification of the submitted logs")
         parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE)
+        parser.add_argument("--pool", default="prefork", choices=["prefork", "solo"],
+                            help="the workers' pool (production: prefork)")
+        parser.add_argument("--prefetch", type=int, default=None,
+                            help="the workers' prefetch multiplier (default: the settings')")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if connection.vendor != "postgresql" or not settings.REDIS_URL:
@@ -93,16 +114,20 @@ class Command(BaseCommand):
         self.stdout.write(f"{distinct} self-play logs generated in "
                           f"{time.perf_counter() - started:.1f} s")
         matches, user_1, user_2 = self._matches(total)
+        load_before = _load()
         queue = f"bench-{uuid.uuid4().hex[:8]}"
         app.conf.task_default_queue = queue  # before anything is sent: tasks go to our workers
-        workers = [self._worker(queue, i) for i in range(options["workers"])]
+        workers = [self._worker(queue, i, options["pool"], options["prefetch"])
+                   for i in range(options["workers"])]
         bulk: tuple[float, float, dict[str, int]] | None = None
         try:
             self._wait_ready(queue, workers)
             cpu_before = _tree_cpu(workers)
+            own_before = _own_cpu()
             started = time.perf_counter()
             self._submit_all(matches, user_1, texts, options["submitters"])
             submitted = time.perf_counter()
+            submit_cpu = _own_cpu() - own_before
             # A cheap poll (an id range, once a second) so that the harness itself does not
             # compete with the workers for the CPU.
             ids = [m.pk for m in matches]
@@ -125,23 +150,32 @@ class Command(BaseCommand):
         statuses = dict(runs.values_list("status").annotate(n=Count("id")).order_by())
         elapsed = finished - started
         n = options["workers"]
+        single_rate = total / elapsed
         self.stdout.write(self.style.SUCCESS(
             f"{total} logs, {n} workers, {options['submitters']} submitter(s): "
             f"submitted in {submitted - started:.1f} s "
             f"({total / (submitted - started):.0f} logs/s); all verified in {elapsed:.1f} s "
-            f"-> {total / elapsed:.0f} logs/s end to end (target 150, anchor 71); "
+            f"-> single submissions end to end: {single_rate:.0f} logs/s "
+            f"(target {TARGET_SINGLE}: {'met' if single_rate >= TARGET_SINGLE else 'not met'}); "
             f"verdicts {statuses}"
         ))
         self._cpu_line("single submissions", total, single_cpu, n)
+        self.stdout.write(f"  submissions (this process): CPU {submit_cpu:.1f} s = "
+                          f"{submit_cpu / total * 1000:.2f} ms per log")
         if bulk is not None:
             bulk_elapsed, bulk_cpu, bulk_statuses = bulk
+            bulk_rate = total / bulk_elapsed
             self.stdout.write(self.style.SUCCESS(
                 f"bulk re-verification of the {total} stored logs in chunks of "
-                f"{options['chunk_size']}: {bulk_elapsed:.1f} s -> {total / bulk_elapsed:.0f} "
-                f"logs/s (target 500, anchor: the engine alone ~450 logs/s per core); "
+                f"{options['chunk_size']}: {bulk_elapsed:.1f} s -> {bulk_rate:.0f} logs/s "
+                f"(target {TARGET_BULK}: {'met' if bulk_rate >= TARGET_BULK else 'not met'}); "
                 f"verdicts {bulk_statuses}"
             ))
             self._cpu_line("bulk re-verification", total, bulk_cpu, n)
+        self._per_log_costs((user_1, user_2), texts, options["chunk_size"])
+        self.stdout.write(f"load average (1/5/15 min) before {load_before}, after {_load()} "
+                          f"on {os.cpu_count()} cores: logs/s are wall-clock figures, the CPU "
+                          "and query figures are the ones a busy machine does not distort")
         if not options["keep"]:
             Match.objects.filter(pk__in=[m.pk for m in matches]).delete()
             Player.objects.filter(user__in=[user_1, user_2]).delete()
@@ -160,6 +194,46 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         statuses = dict(batch.runs.values_list("status").annotate(n=Count("id")).order_by())
         return elapsed, _tree_cpu(workers) - cpu_before, statuses
+
+    def _per_log_costs(self, users: tuple[Any, Any], texts: list[str], chunk_size: int) -> None:
+        """SQL queries and CPU per log, in this process, on 20 fresh matches: their submission
+        (the task is not sent), half verified one task's way (one log), half as one chunk. One
+        more match first, submitted and verified uncounted: the first replay in a process
+        imports and builds what every later one reuses."""
+        n = 21
+        matches, user, _ = self._matches(n, users=users)
+        try:
+            send = submission._verification_enqueue_on_commit
+            submission._verification_enqueue_on_commit = lambda run_id: None  # type: ignore[assignment]
+            try:
+                cpu = time.process_time()
+                with CaptureQueriesContext(connection) as queries:
+                    runs = [match_log_submit(match=m, submitted_by=user,
+                                             log_bytes=texts[i % len(texts)].encode()).run
+                            for i, m in enumerate(matches)]
+                submit = (len(queries) / n, (time.process_time() - cpu) / n * 1000)
+            finally:
+                submission._verification_enqueue_on_commit = send  # type: ignore[assignment]
+            ids = [run.pk for run in runs if run is not None]
+            match_log_verify(run_id=ids.pop(0))  # the warm-up
+            half = len(ids) // 2
+            cpu = time.process_time()
+            with CaptureQueriesContext(connection) as queries:
+                for run_id in ids[:half]:
+                    match_log_verify(run_id=run_id)
+            task = (len(queries) / half, (time.process_time() - cpu) / half * 1000)
+            cpu = time.process_time()
+            with CaptureQueriesContext(connection) as queries:
+                match_runs_verify(run_ids=ids[half:])
+            rest = len(ids) - half
+            chunk = (len(queries) / rest, (time.process_time() - cpu) / rest * 1000)
+        finally:
+            Match.objects.filter(pk__in=[m.pk for m in matches]).delete()
+        self.stdout.write(
+            f"  per log, in this process: a submission {submit[0]:.1f} queries, "
+            f"{submit[1]:.2f} ms CPU; a verification task {task[0]:.1f} queries, "
+            f"{task[1]:.2f} ms CPU; in a chunk of {rest} {chunk[0]:.2f} queries, "
+            f"{chunk[1]:.2f} ms CPU (chunks of {chunk_size} in the bulk run)")
 
     def _cpu_line(self, label: str, total: int, cpu: float, workers: int) -> None:
         per_log = cpu / total * 1000
@@ -194,13 +268,17 @@ class Command(BaseCommand):
         for worker in workers:
             worker.join()
 
-    def _matches(self, total: int) -> tuple[list[Match], Any, Any]:
-        User = get_user_model()
-        tag = uuid.uuid4().hex[:8]
-        users = [User.objects.create(username=f"bench-{tag}-{side}") for side in (1, 2)]
-        players = [
-            Player.objects.create(user=user, display_name=user.username) for user in users
-        ]
+    def _matches(self, total: int, users: tuple[Any, Any] | None = None
+                 ) -> tuple[list[Match], Any, Any]:
+        if users is not None:  # the benchmark's players again
+            players = [Player.objects.get(user=user) for user in users]
+        else:
+            User = get_user_model()
+            tag = uuid.uuid4().hex[:8]
+            users = tuple(User.objects.create(username=f"bench-{tag}-{side}") for side in (1, 2))
+            players = [
+                Player.objects.create(user=user, display_name=user.username) for user in users
+            ]
         matches = Match.objects.bulk_create(Match() for _ in range(total))
         MatchSide.objects.bulk_create(
             MatchSide(match=match, side=side, player=players[side - 1])
@@ -208,13 +286,15 @@ class Command(BaseCommand):
         )
         return matches, users[0], users[1]
 
-    def _worker(self, queue: str, index: int) -> subprocess.Popen[bytes]:
+    def _worker(self, queue: str, index: int, pool: str, prefetch: int | None
+                ) -> subprocess.Popen[bytes]:
         env = {**os.environ, "CELERY_TASK_DEFAULT_QUEUE": queue, "DEBUG": "0",
                "SECRET_KEY": os.environ.get("SECRET_KEY", settings.SECRET_KEY)}
         command = [
             sys.executable, "-m", "celery", "-A", "yomi_site", "worker", "-Q", queue,
             "-n", f"{queue}-{index}@{socket.gethostname()}", "--concurrency=1",
-            "--without-gossip", "--without-mingle", "-l", "warning",
+            "--without-gossip", "--without-mingle", "-l", "warning", f"--pool={pool}",
+            *([f"--prefetch-multiplier={prefetch}"] if prefetch else []),
         ]
         return subprocess.Popen(command, cwd=REPO_ROOT, env=env)
 

@@ -92,7 +92,7 @@ def test_engine_bug_is_stored_as_engine_error_not_blamed_on_the_player(
     def broken(text: str) -> dict:
         raise KeyError("a bug in the engine")
 
-    monkeypatch.setattr(engine, "log_verdict", broken)
+    monkeypatch.setattr(engine, "log_judge", broken)
     match = versus_match()
     run = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
     assert run.status == RS.ERROR

@@ -64,7 +64,7 @@ def _no_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a page replayed a log")
 
-    for name in ("log_verdict", "log_timeline", "log_board_before", "log_analysis"):
+    for name in ("log_verdict", "log_judge", "log_timeline", "log_board_before", "log_analysis"):
         monkeypatch.setattr(engine, name, refuse)
 
 
@@ -153,3 +153,29 @@ def test_a_chunk_costs_the_same_queries_for_2_or_10_logs(django_capture_on_commi
     assert VerificationRun.objects.filter(pk__in=run_ids, turn_count__gt=0).count() == 10
     # finished runs are skipped: a redelivered chunk does nothing
     assert match_runs_verify(run_ids=run_ids) == []
+
+
+def test_a_chunk_of_matches_in_flight_costs_the_same_queries_for_2_or_10_logs(
+    django_capture_on_commit_callbacks,
+) -> None:
+    """Fresh submissions verified as one chunk: the matches are settled together (their logs,
+    runs and endorsements read at once, one UPDATE), so the count does not grow per log."""
+    text = self_play_log_text()
+    counts = []
+    for n in (2, 10):
+        matches = [versus_match() for _ in range(n)]
+        run_ids = []
+        for match in matches:
+            with django_capture_on_commit_callbacks(execute=False):  # no worker: verified below
+                outcome = match_log_submit(match=match, submitted_by=side_user(match, 1),
+                                           log_bytes=log_bytes(text))
+            assert outcome.run is not None
+            run_ids.append(outcome.run.pk)
+        with CaptureQueriesContext(connection) as queries:
+            runs = match_runs_verify(run_ids=run_ids)
+        assert len(runs) == n and {r.status for r in runs} == {RS.LEGAL}
+        counts.append(len(queries))
+        statuses = set(Match.objects.filter(pk__in=[m.pk for m in matches])
+                       .values_list("status", flat=True))
+        assert statuses == {Match.Status.AWAITING_CONFIRMATION}
+    assert counts[0] == counts[1] <= 16, counts  # 11 + 4 per log before

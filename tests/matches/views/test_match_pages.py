@@ -236,7 +236,7 @@ def test_page_renders_when_the_engine_fails_on_a_log(
     def broken(text: str):
         raise KeyError("engine bug")
 
-    monkeypatch.setattr(engine, "log_verdict", broken)
+    monkeypatch.setattr(engine, "log_judge", broken)
     monkeypatch.setattr(engine, "timeline", broken)
     match = versus_match()
     submitted(match, self_play_log_text(), django_capture_on_commit_callbacks)
