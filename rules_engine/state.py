@@ -162,15 +162,26 @@ class PlayerState:
     paid_this_combat: list[Card] = field(default_factory=list)  # mandatory-cost Aces paid
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    """A decision point: the step, who may act, the rule that governs it, and its checks."""
+    """A decision point: the step, who may act, the rule that governs it, and its checks.
 
-    step: str
-    players: tuple[PlayerId, ...]
-    rule: str
-    check: Callable[[PlayerId, Action], None]
-    options: Callable[[PlayerId], list[Action]]
+    Never changed once made (treat it as frozen). A plain ``__slots__`` class rather than a
+    frozen dataclass: the game makes one at every decision point, and a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__`` (about four times the cost)."""
+
+    __slots__ = ("check", "options", "players", "rule", "step")
+
+    def __init__(self, step: str, players: tuple[PlayerId, ...], rule: str,
+                 check: Callable[[PlayerId, Action], None],
+                 options: Callable[[PlayerId], list[Action]]) -> None:
+        self.step = step
+        self.players = players
+        self.rule = rule
+        self.check = check
+        self.options = options
+
+    def __repr__(self) -> str:
+        return f"Decision(step={self.step!r}, players={self.players!r}, rule={self.rule!r})"
 
 
 @dataclass(slots=True)
