@@ -1078,10 +1078,18 @@ class GameCore:
         discard = ps.discard if discard is None else discard
         d_aces = sorted(set(self.search_targets(ps, discard, power_up)), key=_code)
         k_aces = sorted(set(self.search_targets(ps, ps.deck, power_up)), key=_code)
+        return self._search_combinations(owed, free, d_aces, k_aces)
+
+    def _search_combinations(self, owed: int, free: bool, d_aces: list[Card],
+                             k_aces: list[Card],
+                             ) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+        """Every legal ACE-SEARCH(owed) choice among the targets ``d_aces`` in the discard pile
+        and ``k_aces`` in the deck (each sorted by code, no repeats): the Aces named, by zone."""
         out = []
         for nd in range(min(owed, len(d_aces)) + 1):
             for nk in range(min(owed - nd, len(k_aces)) + 1):
-                if cb.search_violation(owed, nd, nk, len(d_aces), self.ruleset, free):
+                # the predicate, not search_violation: a rejected count builds no message
+                if not cb.search_allowed(owed, nd, nk, len(d_aces), self.ruleset, free):
                     continue
                 for dd in combinations(d_aces, nd):
                     for kk in combinations(k_aces, nk):
