@@ -33,6 +33,10 @@ class Zone(Enum):
     """Where a card is (GEN-6): a seat's hand, deck, discard pile, combat area (its combat
     card), or its combo this combat (a combo move's card)."""
 
+    # hashed by identity (C speed), as MoveType: Enum.__hash__ is a Python-level hash of the
+    # name, paid at every move between zones (GameCore.move looks zones up in a dict)
+    __hash__ = object.__hash__
+
     HAND = "hand"
     DECK = "deck"
     DISCARD = "discard"
