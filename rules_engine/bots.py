@@ -227,18 +227,24 @@ class GreedyBot:
         return max(legal, key=lambda a: character(a.incoming).life if isinstance(a, Pick) else 0)
 
     def _commit(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
-        commits = [a for a in legal if isinstance(a, Commit)]
+        # each commit with its move as played now (None: a Joker), resolved once for both the
+        # payability filter and the score: a C1 lists about a dozen ends, and resolving one is
+        # a look-up and a modifier fold. Pairs, not a dict, so the order and any repeats of
+        # ``legal`` are kept exactly (the choice must not change).
         # An Ace whose mandatory cost cannot be paid is void at C3 (CF-08): the card is lost
         # and the bot fights with nothing. A no-card (or keeping its card) is always better.
-        commits = [a for a in commits if self._payable(game, ps, a)]
+        commits = [(a, m) for a in legal if isinstance(a, Commit)
+                   for m in (None if a.card.is_joker
+                             else game.resolve_move(ps, a.card, a.move, a.name, "C1"),)
+                   if self._payable_move(ps, a, m)]
         if not commits:
             return next((a for a in legal if not isinstance(a, Commit)), legal[0])
         opp = game.opponent(ps)
 
-        def score(a: Commit) -> float:
-            if a.card.is_joker:
+        def score(pair: tuple[Commit, Move | None]) -> float:
+            m = pair[1]
+            if m is None:  # a Joker
                 return 1.0
-            m = game.resolve_move(ps, a.card, a.move, a.name, "C1")
             if m.type is MoveType.DODGE:
                 return -5.0 if ps.knocked_down else 2.0
             if m.type is MoveType.BLOCK:
@@ -249,17 +255,21 @@ class GreedyBot:
         # A little variety so greedy mirrors do not repeat one line forever.
         ranked = sorted(commits, key=score, reverse=True)
         pick = 0 if self.rng.below(4) else min(1, len(ranked) - 1)
-        return ranked[pick]
+        return ranked[pick][0]
 
     @staticmethod
     def _payable(game: Game, ps: PlayerState, a: Commit) -> bool:
         """C3 / GL-MANDATORY: the Aces in hand besides the card itself cover its extra Aces,
         as the game checks them. When the opponent's Ace was void and this player chooses
         again (NC-2), its committed card is back among the choices, so it counts too."""
-        if a.card.is_joker:
-            return True
-        m = game.resolve_move(ps, a.card, a.move, a.name, "C1")
-        if not m.extra_aces:
+        m = None if a.card.is_joker else game.resolve_move(ps, a.card, a.move, a.name, "C1")
+        return GreedyBot._payable_move(ps, a, m)
+
+    @staticmethod
+    def _payable_move(ps: PlayerState, a: Commit, m: Move | None) -> bool:
+        """:meth:`_payable` for commit ``a`` whose move as played now is ``m`` (None: a
+        Joker, which costs nothing)."""
+        if m is None or not m.extra_aces:
             return True
         pool = ps.hand if ps.combat_card is None else [*ps.hand, ps.combat_card]
         return sum(1 for c in pool if c.is_ace and c is not a.card) >= m.extra_aces

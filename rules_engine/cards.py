@@ -65,6 +65,8 @@ RANK_BY_CODE = {code: rank for rank, code in RANK_CODES.items()}
 class Suit(Enum):
     """GL-SUIT. Red = hearts and diamonds."""
 
+    __hash__ = object.__hash__  # by identity, as MoveType (a suit is counted in sets)
+
     CLUBS = "C"
     DIAMONDS = "D"
     HEARTS = "H"

@@ -217,12 +217,30 @@ def set_entitlement(cards: Sequence[Card]) -> int:
     return sum(n - 1 for n in groups.values())
 
 
+def search_allowed(
+    owed: int, took_discard: int, took_deck: int, aces_in_discard: int, ruleset: Ruleset,
+    free_up_to: bool = False,
+) -> bool:
+    """PU-5 ACE-SEARCH(N): d + k <= N, and fewer than N only if no Ace is left in the discard
+    pile (d = D). CF-18 DISCARD_FIRST: d = min(N, D). CF-09 FREE_UP_TO_2: any d + k <= N.
+
+    :func:`search_violation` says why a search is not allowed; this predicate exists because
+    listing the searches tries every count, and most are rejected (no message is built)."""
+    total = took_discard + took_deck
+    if total > owed:
+        return False
+    if free_up_to:
+        return True
+    if ruleset.aceSource is AceSource.DISCARD_FIRST and took_discard != min(owed, aces_in_discard):
+        return False
+    return not (total < owed and took_discard < aces_in_discard)
+
+
 def search_violation(
     owed: int, took_discard: int, took_deck: int, aces_in_discard: int, ruleset: Ruleset,
     free_up_to: bool = False,
 ) -> RuleViolation | None:
-    """PU-5 ACE-SEARCH(N): d + k <= N, and fewer than N only if no Ace is left in the discard
-    pile (d = D). CF-18 DISCARD_FIRST: d = min(N, D). CF-09 FREE_UP_TO_2: any d + k <= N."""
+    """Why a search breaks :func:`search_allowed`'s rule (PU-5, CF-18, CF-09), or None."""
     total = took_discard + took_deck
     if total > owed:
         return RuleViolation("PU-5", f"took {total} Aces but only {owed} are owed")

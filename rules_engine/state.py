@@ -33,6 +33,10 @@ class Zone(Enum):
     """Where a card is (GEN-6): a seat's hand, deck, discard pile, combat area (its combat
     card), or its combo this combat (a combo move's card)."""
 
+    # hashed by identity (C speed), as MoveType: Enum.__hash__ is a Python-level hash of the
+    # name, paid at every move between zones (GameCore.move looks zones up in a dict)
+    __hash__ = object.__hash__
+
     HAND = "hand"
     DECK = "deck"
     DISCARD = "discard"
@@ -162,15 +166,26 @@ class PlayerState:
     paid_this_combat: list[Card] = field(default_factory=list)  # mandatory-cost Aces paid
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    """A decision point: the step, who may act, the rule that governs it, and its checks."""
+    """A decision point: the step, who may act, the rule that governs it, and its checks.
 
-    step: str
-    players: tuple[PlayerId, ...]
-    rule: str
-    check: Callable[[PlayerId, Action], None]
-    options: Callable[[PlayerId], list[Action]]
+    Never changed once made (treat it as frozen). A plain ``__slots__`` class rather than a
+    frozen dataclass: the game makes one at every decision point, and a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__`` (about four times the cost)."""
+
+    __slots__ = ("check", "options", "players", "rule", "step")
+
+    def __init__(self, step: str, players: tuple[PlayerId, ...], rule: str,
+                 check: Callable[[PlayerId, Action], None],
+                 options: Callable[[PlayerId], list[Action]]) -> None:
+        self.step = step
+        self.players = players
+        self.rule = rule
+        self.check = check
+        self.options = options
+
+    def __repr__(self) -> str:
+        return f"Decision(step={self.step!r}, players={self.players!r}, rule={self.rule!r})"
 
 
 @dataclass(slots=True)

@@ -58,6 +58,10 @@ class CharacterRules:
 
     abilities_implemented = False
     chains_any_order = False  # CH-6 (Valerie)
+    # The journal event types :meth:`on_event` reacts to; the game delivers only those (None:
+    # every event). A rules class that overrides on_event declares them, so a draw or a
+    # damage entry is not handed to every listener only to be ignored.
+    reacts_to: ClassVar[frozenset[type[Event]] | None] = None
     # How the engine plays each innate and card ability (name as printed -> when and how, in
     # a player's words); the character page shows it beside the printed text.
     ability_notes: ClassVar[dict[str, str]] = {}
@@ -69,6 +73,18 @@ class CharacterRules:
     def listens_to_events(self) -> bool:
         """Whether :meth:`on_event` is overridden (the game skips delivering otherwise)."""
         return type(self).on_event is not CharacterRules.on_event
+
+    @property
+    def event_types(self) -> frozenset[type[Event]] | None:
+        """The event types the game delivers to :meth:`on_event`: the :attr:`reacts_to`
+        declared beside the ``on_event`` in use. A subclass that overrides ``on_event``
+        without declaring its own gets every event (None), so it never misses one because
+        the class it extends read fewer."""
+        for cls in type(self).__mro__:
+            if "on_event" in vars(cls):
+                types: frozenset[type[Event]] | None = vars(cls).get("reacts_to")
+                return types
+        return None
 
     @property
     def contests_combat(self) -> bool:
@@ -93,8 +109,9 @@ class CharacterRules:
 
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """React to a journal event (a hit, block, throw, knockdown, damage, draw, heal): the
-        game delivers every event to every seat's rules, in initiative order, at the step it
-        happened. May ask decisions through ``ctx``."""
+        game delivers every event of a type in :attr:`reacts_to` (every event when it is
+        None) to every seat's rules, in initiative order, at the step it happened. May ask
+        decisions through ``ctx``."""
         return
         yield  # pragma: no cover - makes this a generator
 

@@ -211,6 +211,8 @@ class ArgagargRules(CharacterRules):
         yield from ctx.draw(ps, ctx.step)
         effects.enter_play(ctx, ps, c, BUBBLE_SHIELD)
 
+    reacts_to = frozenset({Hit})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """Hit by an attack or throw with Shields in play: they are discarded, combat ends."""
         if isinstance(event, Hit) and event.seat is ps.player:

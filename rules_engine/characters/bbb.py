@@ -202,6 +202,8 @@ class BBBRules(CharacterRules):
         return
         yield  # pragma: no cover
 
+    reacts_to = frozenset({Blocked, Hit})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, Blocked) and event.attacker is ps.player:
             m = ps.combat_move

@@ -93,6 +93,8 @@ class GloriaRules(CharacterRules):
         self.hit_turn = 0  # the last turn her combat card hit (Bathed in Moonlight)
 
     # --- bookkeeping from the journal and C6 -------------------------------------------
+    reacts_to = frozenset({Healed, Thrown, Hit})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """Remember what her cards need: she healed, was thrown, or her combat card hit."""
         if isinstance(event, Healed) and event.seat is ps.player:

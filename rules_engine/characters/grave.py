@@ -171,6 +171,8 @@ class GraveRules(CharacterRules):
         return True
 
     # --- Knowing the Opponent (innate) --------------------------------------------------
+    reacts_to = frozenset({Blocked})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """When Grave's block beats an attack (after the block draw), he may reveal a card
         from hand (not the block card, which is in the combat area, FR-GRAVE-2). Innates

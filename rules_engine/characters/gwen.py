@@ -145,6 +145,8 @@ class GwenRules(CharacterRules):
             self.slow_next = 0
 
     # --- reactions: Shadow Plague's damage, Chillbane ------------------------------------------
+    reacts_to = frozenset({Drew, Hit})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, Drew):
             if event.seat is ps.player and event.step == "T2" and not self.plagued:

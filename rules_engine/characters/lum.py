@@ -202,6 +202,8 @@ class LumRules(CharacterRules):
             ctx.add_modifier(Modifier(SPEED, ctx.opponent(ps).player, _slower, ROLL,
                                       Expiry.END_OF_TURN))
 
+    reacts_to = frozenset({Hit})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, Hit) and event.by is ps.player:
             combo = ctx.combo

@@ -180,6 +180,8 @@ class MenelkerRules(CharacterRules):
         ctx.shuffle_deck(opp)  # "they shuffle their deck afterwards"
 
     # --- Bleeding Wounds (hits) and Bonecracker (throws) ------------------------------
+    reacts_to = frozenset({Hit, Thrown})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """C6 / C10: a hit by his black face-card attack (Bleeding Wounds); a throw by his 7
         (Bonecracker)."""

@@ -183,6 +183,8 @@ class MidoriRules(CharacterRules):
         return any(cb.KIND_OF_MOVE[m.type] == ps.revealed_kind and not is_dragon_move(m)
                    for m in ps.character.moves_of(c))
 
+    reacts_to = frozenset({Thrown})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """Thrown by a throw inside a combo (not the combat card or a hit-back, which end it
         through its trigger at once): "discard this if you get thrown" (AR-THR-2)."""

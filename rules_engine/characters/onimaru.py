@@ -201,6 +201,8 @@ class OnimaruRules(CharacterRules):
         effects.detach(ctx, ps, aces[0], None)  # to the discard pile
         return True
 
+    reacts_to = frozenset({Hit, Blocked})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, Hit) and event.by is ps.player:
             combo = ctx.combo

@@ -143,6 +143,8 @@ class PersephoneRules(CharacterRules):
         yield  # pragma: no cover
 
     # --- reactions: Dominance, Mistress's Command's damage ------------------------------------
+    reacts_to = frozenset({DamageDealt, Knockdown})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, DamageDealt):
             if self.command_won and event.source is ps.player and event.kind == "combat" \

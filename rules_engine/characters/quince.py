@@ -157,6 +157,8 @@ class QuinceRules(CharacterRules):
             self.spun = None  # Positive Spin pays off only the turn after it
 
     # --- damage dealt (Positive Spin, Patriot Mirror) --------------------------------------
+    reacts_to = frozenset({DamageDealt})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, DamageDealt) and event.source is ps.player \
                 and event.target is not ps.player and event.amount > 0:

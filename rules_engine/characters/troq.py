@@ -166,6 +166,8 @@ class TroqRules(CharacterRules):
         return
         yield  # pragma: no cover
 
+    reacts_to = frozenset({Blocked})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """C8b: Troq's block beat an attack (after the block draw)."""
         if isinstance(event, Blocked) and event.blocker is ps.player and event.innates:

@@ -213,6 +213,8 @@ class ValerieRules(CharacterRules):
         return CombatResult(0 if ps is a else 1, False, result.cell)
 
     # --- Unbounded Creativity (A) -----
+    reacts_to = frozenset({Hit})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """A hit by an Ace of hers (the combat card at C6, a combo move or hit-back at C10)
         draws her a card (FR-VALERIE-3, FR-VALERIE-4)."""

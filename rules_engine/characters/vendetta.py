@@ -197,6 +197,8 @@ class VendettaRules(CharacterRules):
         return
         yield  # pragma: no cover
 
+    reacts_to = frozenset({Hit})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """Wall Dive Loop: a hit with his K returns it to his hand at the end of combat."""
         if isinstance(event, Hit) and event.by is ps.player:

@@ -245,6 +245,8 @@ class ZaneRules(CharacterRules):
         yield from ctx.draw(opp, ctx.step, n)
 
     # --- reactions: a Can't Combo hit (Creator and Destroyer), Crash Bomb blocked -------------
+    reacts_to = frozenset({Hit, Blocked})  # the events on_event reads
+
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, Hit) and event.by is ps.player:
             if event.combo:

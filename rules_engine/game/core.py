@@ -34,7 +34,7 @@ from rules_engine.errors import (
     LogPosition,
     RuleViolation,
 )
-from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed, Journal, Knockdown
+from rules_engine.journal import ComboEnded, DamageDealt, Drew, Event, Healed, Journal, Knockdown
 from rules_engine.modes import Bout, ModeRules
 from rules_engine.modifiers import (
     COMBO_MOVE,
@@ -293,6 +293,9 @@ class GameCore:
         worked out again when a character comes in."""
         self._listeners = [ps.player for ps in self.seated
                            if self.rules[ps.player].listens_to_events]
+        # per journal event type, the listening seats whose rules react to it
+        # (CharacterRules.event_types), filled as types are met
+        self._reactors: dict[type[Event], frozenset[PlayerId]] = {}
         self._overriders = [ps.player for ps in self.seated
                             if self.rules[ps.player].overrides_combat]
         self._contesters = [ps.player for ps in self.seated
@@ -575,8 +578,18 @@ class GameCore:
         while self._delivered < len(events):
             event = events[self._delivered]
             self._delivered += 1
+            # only to the seats whose rules react to this type of event (most events, draws
+            # and damage, concern nobody): no generator made and run per seat and event
+            kind = type(event)
+            seats = self._reactors.get(kind)
+            if seats is None:
+                seats = self._reactors[kind] = frozenset(
+                    p for p in self._listeners
+                    if (types := self.rules[p].event_types) is None or kind in types)
+            if not seats:
+                continue
             for ps in self._orders[self.initiative]:
-                if ps.player in self._listeners:
+                if ps.player in seats:
                     yield from self.rules[ps.player].on_event(self, ps, event)
 
 
@@ -1133,10 +1146,18 @@ class GameCore:
         discard = ps.discard if discard is None else discard
         d_aces = sorted(set(self.search_targets(ps, discard, power_up)), key=_code)
         k_aces = sorted(set(self.search_targets(ps, ps.deck, power_up)), key=_code)
+        return self._search_combinations(owed, free, d_aces, k_aces)
+
+    def _search_combinations(self, owed: int, free: bool, d_aces: list[Card],
+                             k_aces: list[Card],
+                             ) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+        """Every legal ACE-SEARCH(owed) choice among the targets ``d_aces`` in the discard pile
+        and ``k_aces`` in the deck (each sorted by code, no repeats): the Aces named, by zone."""
         out = []
         for nd in range(min(owed, len(d_aces)) + 1):
             for nk in range(min(owed - nd, len(k_aces)) + 1):
-                if cb.search_violation(owed, nd, nk, len(d_aces), self.ruleset, free):
+                # the predicate, not search_violation: a rejected count builds no message
+                if not cb.search_allowed(owed, nd, nk, len(d_aces), self.ruleset, free):
                     continue
                 for dd in combinations(d_aces, nd):
                     for kk in combinations(k_aces, nk):

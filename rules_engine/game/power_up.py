@@ -16,7 +16,7 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.game.core import HAND_LIMIT as HAND_LIMIT_HL2
-from rules_engine.game.core import GameCore
+from rules_engine.game.core import GameCore, _code
 from rules_engine.journal import JokerUsed
 from rules_engine.modifiers import HAND_LIMIT, POWER_UP_WITH
 from rules_engine.state import (
@@ -117,12 +117,18 @@ class PowerUpSteps(GameCore):
         for choices in per_rank:
             set_choices = [s + c for s in set_choices for c in choices]
         out: list[Action] = [PowerUp()]
+        # the search targets of the deck and the discard pile are the same for every set
+        # choice (only the sets' own targets join the pile, PU-7): found once, not per choice
+        # (_search_choices of ps.discard + sets, the same lists)
+        in_discard = self.search_targets(ps, ps.discard, True)
+        k_aces = sorted(set(self.search_targets(ps, ps.deck, True)), key=_code)
         for sets in set_choices:
             owed = chain + (cb.set_entitlement(sets) if sets else 0)
             if owed == 0:
                 continue
-            for d, k in self._search_choices(ps, owed, False, ps.discard + list(sets),
-                                             power_up=True):
+            d_aces = sorted({*in_discard, *self.search_targets(ps, list(sets), True)},
+                            key=_code)
+            for d, k in self._search_combinations(owed, False, d_aces, k_aces):
                 if sets or d or k:
                     out.append(PowerUp(sets, d, k))
         return out

@@ -182,6 +182,39 @@ def test_a_reaction_to_being_hit_asks_its_decision_at_the_step_of_the_hit(as_roo
     assert isinstance(rules, GrudgeRules) and Hit(1, "C6", P1, P2) in rules.seen
 
 
+class HitOnlyGrudgeRules(GrudgeRules):
+    """Grudge, declaring that it reads hits only (reacts_to)."""
+
+    reacts_to = frozenset({Hit})
+
+    def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
+        yield from super().on_event(ctx, ps, event)
+
+
+class EverythingGrudgeRules(HitOnlyGrudgeRules):
+    """Overrides on_event again without declaring what it reads: it gets every event."""
+
+    def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
+        yield from super().on_event(ctx, ps, event)
+
+
+@pytest.mark.parametrize(("rules", "only_hits"), [
+    (GrudgeRules, False), (HitOnlyGrudgeRules, True), (EverythingGrudgeRules, False)])
+def test_the_journal_is_delivered_by_the_event_types_the_reaction_declares(
+        as_rook: Any, rules: type[GrudgeRules], only_hits: bool) -> None:
+    # given Rook's reaction, declaring the hits as all it reads or declaring nothing
+    as_rook(rules)
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    fight(g, commit(None), commit("2D", "attack"))
+    draw(g, P1, "AC")  # the reaction to the hit
+    rules_now = g.rules[P1]
+    assert isinstance(rules_now, GrudgeRules)
+    # then it was handed the hit only, or every event so far (the opening draws included)
+    assert Hit(1, "C6", P1, P2) in rules_now.seen
+    assert (rules_now.seen == [Hit(1, "C6", P1, P2)]) is only_hits
+    assert any(isinstance(e, Drew) for e in rules_now.seen) is not only_hits
+
+
 def test_the_journal_records_throws_blocks_knockdowns_and_damage() -> None:
     # given Grave against Grave: P1 throws with the 7 (a knockdown) into P2's 5 block
     g = recorded_game("7C 2C 3C 4C 5C 6C 8C", PLAIN)

@@ -42,6 +42,20 @@ def test_ace_search_discard_first__TV_PU_04_CF_18() -> None:
     assert cb.search_violation(2, 0, 2, 1, rs).rule_id == "CF-18"  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("source", list(AceSource))
+def test_search_allowed_agrees_with_search_violation__PU_5_CF_18_CF_09(source: AceSource,
+                                                                      ) -> None:
+    """The predicate the option listing uses states the same rule as the explained check."""
+    rs = Ruleset(aceSource=source)
+    for owed in range(5):
+        for d in range(5):
+            for k in range(5):
+                for in_discard in range(5):
+                    for free in (False, True):
+                        assert cb.search_allowed(owed, d, k, in_discard, rs, free) is (
+                            cb.search_violation(owed, d, k, in_discard, rs, free) is None)
+
+
 def test_chain_with_face_card_end__TV_PU_05_TV_PU_06() -> None:
     from rules_engine.cards import character
     grave = character("grave")
