@@ -115,3 +115,31 @@ def test_strong_bot_beats_the_random_bot_in_most_mirrored_games() -> None:
             w = game.outcome.winner
             score += 0.5 if w is None else float(w is seat)
     assert score / 40 >= 0.8
+
+
+def test_it_takes_a_clearly_winning_option__NC_3() -> None:
+    """Given a C1 position where the opponent, at 3 life, has no card in hand (so it can only
+    play no-card, which loses to everything, NC-3) and the bot holds an attack or throw that
+    deals 3 or more, when the strong bot chooses, then it commits such a KO move, whatever
+    its seed: never a block, a dodge or a weaker hit."""
+    from rules_engine import combat as cb
+
+    positions = 0
+    for seed in range(8):
+        game = _at_first_commit(seed)
+        me, opp = game.state(PlayerId.P1), game.state(PlayerId.P2)
+        opp.deck.extend(opp.hand)
+        opp.hand.clear()
+        opp.life = 3
+        legal = game.legal_actions(PlayerId.P1)
+        lethal = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
+                  and (m := game.resolve_move(me, a.card, a.move, a.name, "C1")).damage >= 3
+                  and cb.KIND_OF_MOVE[m.type] in (cb.ATTACK, cb.THROW)
+                  and GreedyBot._payable(game, me, a)]
+        if not lethal:
+            continue
+        positions += 1
+        for bot_seed in range(3):
+            pick = StrongBot(bot_seed).choose(game, PlayerId.P1, legal)
+            assert pick in lethal, (seed, bot_seed, pick)
+    assert positions >= 5
