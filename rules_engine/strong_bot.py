@@ -126,11 +126,13 @@ class StrongBot:
 
     def __init__(self, seed: int = 0, *, samples: int = 6, iterations: int = 60,
                  weights: Weights = Weights(), floor: float = 0.03,
-                 temperature: float = 0.5, safety: float = 0.15, trust: float = 0.8) -> None:
+                 temperature: float = 0.5, safety: float = 0.15, trust: float = 0.8,
+                 bluffs: float = 0.03) -> None:
         self.rng = SplitMix64(seed)
         self.temperature = temperature
         self.safety = safety
         self.trust = trust
+        self.bluffs = bluffs
         # how far the game's history has been read for the opponent's revealed blocks
         self._read = 0
         # the opponent's revealed blocks: back in its hand after combat unless seen elsewhere
@@ -496,11 +498,13 @@ class StrongBot:
 
     # ------------------------------------------------------------------ C10: combos and pumps
 
-    def _rewind_odds(self, opp: PlayerState, bluffs: float = 0.25) -> float:
+    def _rewind_odds(self, opp: PlayerState) -> float:
         """The chance that the opponent's face-down card (C9, public that it is there) is a
         Joker: the chance that its hidden cards held one (drawn from its unseen cards, sorted:
         the hand is never read), weighed by Bayes against a card placed as a bluff with
-        probability ``bluffs`` when it held none. 0 when no card is face down."""
+        probability ``bluffs`` when it held none (the opponent model: a greedy player never
+        bluffs, so ``bluffs`` is small). 0 when no card is face down."""
+        bluffs = self.bluffs
         if opp.face_down is None:
             return 0.0
         pool = [*opp.deck, *opp.hand, opp.face_down]
