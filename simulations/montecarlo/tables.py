@@ -159,20 +159,22 @@ def simulate_swiss(
         had_bye = list(byes)
         score = list(base_score)
         todo = list(pending)
-        for _round in range(rounds_paired, rounds + 1):
+        paired = rounds_paired
+        while True:
             for a, b in todo:
                 r = sets.play(a, b)
                 records.append(r)
                 pairs.add(frozenset((a, b)))
                 assert r.winner is not None
                 score[r.winner] += 1.0
-            if _round == rounds:
+            if paired >= rounds:
                 break
             pool = [SwissEntrant(id=e, score=score[e], seed=e + 1) for e in ids if e not in out]
             try:
                 pairing = swiss_pair(pool, pairs, had_bye)
             except SwissPairingError:
                 break
+            paired += 1
             todo = pairing.pairs
             if pairing.bye is not None:
                 had_bye.append(pairing.bye)

@@ -66,6 +66,10 @@ def test_two_entrant_swiss_is_one_set() -> None:
     # a second round would be a rematch: the stage ends after one (it cannot be paired)
     again = simulate_swiss(2, p, rounds=2, best_of=3, runs=RUNS, seed=1)
     assert again == odds
+    # a round paired past the planned count (the organizer went on) is still played
+    extra = simulate_swiss(2, p, rounds=1, best_of=3, runs=RUNS, seed=1, pending=[(0, 1)],
+                           rounds_paired=2)
+    assert within(extra.win[0], series_win_probability(0.7, 3))
 
 
 def test_swiss_is_deterministic_from_the_seed() -> None:
