@@ -124,7 +124,7 @@ class StrongBot:
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, *, samples: int = 6, iterations: int = 60,
+    def __init__(self, seed: int = 0, *, samples: int = 6, iterations: int = 30,
                  weights: Weights = Weights(), floor: float = 0.03,
                  temperature: float = 0.5, safety: float = 0.15, trust: float = 0.8,
                  bluffs: float = 0.03) -> None:
