@@ -9,11 +9,12 @@ set anyone may work out from the public zones), never from the hand itself.
 
 Responsibility: choosing, by what the bot's own seat may know (GEN-9): its hand, the public
 zones, hand and deck sizes. At C1 it builds, per sampled hand, the payoff matrix of its options
-against the opponent's, solves the zero-sum game by regret matching and samples the averaged
-mixed strategy. Combos and pumps are planned by the same evaluation; the character's
-``bot_choice`` heuristics play its abilities, and the greedy bot's defaults settle everything
-else (Power Up, searches, discards, Rewind). All randomness comes from one
-:class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a game.
+against the opponent's and solves the zero-sum game by regret matching; it models the opponent
+as a greedy player picking from that hand (blended with the equilibrium), and samples a mix of
+the equilibrium and a softmax response to the model. Combos and pumps are planned by the same
+evaluation; the character's ``bot_choice`` heuristics play its abilities, and the greedy bot's
+defaults settle everything else (Power Up, searches, discards, Rewind). All randomness comes
+from one :class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a game.
 """
 
 from __future__ import annotations
@@ -119,7 +120,10 @@ class StrongBot:
     """Mixed combat strategy from a solved payoff matrix (see the module docstring).
 
     ``samples`` sampled opponent hands, ``iterations`` of regret matching per matrix; mixed
-    strategy weights below ``floor`` are dropped before sampling (noise of the solver).
+    strategy weights below ``floor`` are dropped before sampling (noise of the solver). The
+    opponent model trusts a greedy player's pick ``trust`` (the rest: the equilibrium); the bot
+    plays ``safety`` of the equilibrium and the rest a softmax response to the model
+    (``temperature`` in life points); ``bluffs`` is the model's rate of face-down bluffs.
     """
 
     name = "strong"
