@@ -143,3 +143,34 @@ def test_it_takes_a_clearly_winning_option__NC_3() -> None:
             pick = StrongBot(bot_seed).choose(game, PlayerId.P1, legal)
             assert pick in lethal, (seed, bot_seed, pick)
     assert positions >= 5
+
+
+def _combat_won(seed: int, bot: StrongBot) -> bool:
+    """At the first C1 of seed ``seed``, with the opponent's deck put into its hand (its unseen
+    cards are then exactly its hand: anyone can work it out), the strong bot commits against
+    the greedy bot's commit; the combat is played to its C6 result. Did the strong bot win?"""
+    game = _at_first_commit(seed)
+    opp = game.state(PlayerId.P2)
+    opp.hand.extend(opp.deck)
+    opp.deck.clear()
+    mine = bot.choose(game, PlayerId.P1, game.legal_actions(PlayerId.P1))
+    greedy = GreedyBot(seed)
+    theirs = greedy.choose(game, PlayerId.P2, game.legal_actions(PlayerId.P2))
+    game.apply(PlayerId.P1, mine)
+    game.apply(PlayerId.P2, theirs)
+    while game.combat.cell is None and not game.is_over:  # Ace payments, reveals: greedy
+        player = game.acting_players[0]
+        game.apply(player, greedy.choose(game, player, game.legal_actions(player)))
+    return game.combat.winner is PlayerId.P1
+
+
+def test_its_opponent_model_answers_the_greedy_bot() -> None:
+    """Given 30 C1 positions where the opponent's hand can be worked out from the public zones
+    (its deck is empty), when the strong bot commits against the greedy bot, then it wins the
+    combat almost always (it predicts the greedy pick, GreedyBot.commit_score, and answers
+    it), and clearly more often than the equilibrium alone (no model: trust 0)."""
+    seeds = range(30)
+    modelled = sum(_combat_won(s, StrongBot(s)) for s in seeds)
+    equilibrium = sum(_combat_won(s, StrongBot(s, trust=0.0, safety=1.0)) for s in seeds)
+    assert modelled >= 27
+    assert modelled >= equilibrium + 5
