@@ -9,11 +9,12 @@ set anyone may work out from the public zones), never from the hand itself.
 
 Responsibility: choosing, by what the bot's own seat may know (GEN-9): its hand, the public
 zones, hand and deck sizes. At C1 it builds, per sampled hand, the payoff matrix of its options
-against the opponent's, solves the zero-sum game by regret matching and samples the averaged
-mixed strategy. Combos and pumps are planned by the same evaluation; the character's
-``bot_choice`` heuristics play its abilities, and the greedy bot's defaults settle everything
-else (Power Up, searches, discards, Rewind). All randomness comes from one
-:class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a game.
+against the opponent's and solves the zero-sum game by regret matching; it models the opponent
+as a greedy player picking from that hand (blended with the equilibrium), and samples a mix of
+the equilibrium and a softmax response to the model. Combos and pumps are planned by the same
+evaluation; the character's ``bot_choice`` heuristics play its abilities, and the greedy bot's
+defaults settle everything else (Power Up, searches, discards, Rewind). All randomness comes
+from one :class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a game.
 """
 
 from __future__ import annotations
@@ -119,21 +120,24 @@ class StrongBot:
     """Mixed combat strategy from a solved payoff matrix (see the module docstring).
 
     ``samples`` sampled opponent hands, ``iterations`` of regret matching per matrix; mixed
-    strategy weights below ``floor`` are dropped before sampling (noise of the solver).
+    strategy weights below ``floor`` are dropped before sampling (noise of the solver). The
+    opponent model trusts a greedy player's pick ``trust`` (the rest: the equilibrium); the bot
+    plays ``safety`` of the equilibrium and the rest a softmax response to the model
+    (``temperature`` in life points); ``bluffs`` is the model's rate of face-down bluffs.
     """
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, *, samples: int = 3, iterations: int = 60,
-                 weights: Weights = Weights(), floor: float = 0.03, prior: float = 2.0,
-                 temperature: float = 1.5, safety: float = 0.15) -> None:
+    def __init__(self, seed: int = 0, *, samples: int = 6, iterations: int = 30,
+                 weights: Weights = Weights(), floor: float = 0.03,
+                 temperature: float = 0.5, safety: float = 0.15, trust: float = 0.8,
+                 bluffs: float = 0.03) -> None:
         self.rng = SplitMix64(seed)
-        self.prior = prior
         self.temperature = temperature
         self.safety = safety
-        # the opponent's revealed combat kinds so far (public from C2 on), and how far the
-        # game's history has been read for them
-        self.seen: dict[str, int] = {}
+        self.trust = trust
+        self.bluffs = bluffs
+        # how far the game's history has been read for the opponent's revealed blocks
         self._read = 0
         # the opponent's revealed blocks: back in its hand after combat unless seen elsewhere
         self._blocks: list[Card] = []
@@ -175,12 +179,13 @@ class StrongBot:
         pool.sort(key=lambda c: c.code)  # never the order of the deck or the hand
         known = self._known_hand(opp, pool, hidden)
         pool = [c for c in pool if c not in known]
-        mix = [0.0] * len(mine)
+        eq = [0.0] * len(mine)  # the equilibrium strategies, summed over the samples
+        util = [0.0] * len(mine)  # each option's payoff against the opponent model, summed
         my_plans = [self._follow_up(game, ps, o, ps.hand) for o in mine]
         my_jokers = sum(1 for c in ps.hand if c.is_joker)
         for _ in range(self.samples):
             hand = known + self._sample(pool, hidden - len(known))
-            theirs = self._opp_options(game, opp, hand)
+            theirs, copies = self._opp_options(game, opp, hand)
             their_plans = [self._follow_up(game, opp, o, hand) for o in theirs]
             their_jokers = sum(1 for c in hand if c.is_joker)
             matrix = [[self._payoff(game, ps, opp, a, pa, b, pb, (
@@ -189,28 +194,29 @@ class StrongBot:
                        zip(theirs, their_plans, strict=True)]
                       for a, pa in zip(mine, my_plans, strict=True)]
             x, y = solve_matrix(matrix, self.iterations)
-            mix = [s + xi for s, xi in zip(mix, self._exploit(matrix, x, y, theirs,
-                                                                  their_plans),
-                                         strict=True)]
+            model = self._model(game, opp, theirs, copies, y)
+            eq = [s + xi for s, xi in zip(eq, x, strict=True)]
+            util = [s + sum(m * q for m, q in zip(row, model, strict=True))
+                    for s, row in zip(util, matrix, strict=True)]
+        top = max(util)
+        soft = [math.exp((ui - top) / (self.temperature * self.samples)) for ui in util]
+        z = sum(soft)
+        mix = [self.safety * e / self.samples + (1 - self.safety) * si / z
+               for e, si in zip(eq, soft, strict=True)]
         return mine[self._draw(mix)].action
 
     def _observe(self, game: Game, opp: PlayerState) -> None:
-        """Count the opponent's combat kinds revealed so far. Its commit to this combat, when
-        it is in already, is face down: left unread until the next combat."""
+        """Note the blocks the opponent revealed so far (public from C2 on: back in its hand
+        after combat, AR-BLK-2). Its commit to this combat, when it is in already, is face
+        down: left unread until the next combat."""
         end = len(game.history)
         if opp.player not in game.acting_players:  # it committed to this combat already
             end = max((i for i in range(self._read, end) if game.history[i][0] is opp.player
                        and isinstance(game.history[i][1], Commit | NoCard)), default=end)
         for p, a in game.history[self._read:end]:
-            if p is not opp.player:
-                continue
-            if isinstance(a, NoCard):
-                self.seen[cb.NONE] = self.seen.get(cb.NONE, 0) + 1
-            elif isinstance(a, Commit):
-                kind = cb.JOKER if a.move is None else cb.KIND_OF_MOVE[a.move]
-                self.seen[kind] = self.seen.get(kind, 0) + 1
-                if kind == cb.BLOCK and a.card not in self._blocks:
-                    self._blocks.append(a.card)
+            if p is opp.player and isinstance(a, Commit) and a.move is not None \
+                    and cb.KIND_OF_MOVE[a.move] == cb.BLOCK and a.card not in self._blocks:
+                self._blocks.append(a.card)
         self._read = end
 
     def _known_hand(self, opp: PlayerState, pool: list[Card], hidden: int) -> list[Card]:
@@ -222,43 +228,23 @@ class StrongBot:
         self._blocks = [c for c in self._blocks if c not in public]
         return known[:hidden]
 
-    def _exploit(self, matrix: list[list[float]], x: list[float], y: list[float],
-                 theirs: list[Option], plans: list[Plan]) -> list[float]:
-        """Lean toward the opponent's habits: its column strategy is modelled as the
-        equilibrium's blended with the kinds it revealed so far (weight n / (n + prior));
-        the bot plays a softmax response to that model (``temperature`` in life points),
-        keeping ``safety`` of the equilibrium strategy so it stays hard to exploit."""
-        n = sum(self.seen.values())
-        if n == 0:
-            return x
-        # within a kind: a third the columns the equilibrium prefers, a third the strongest
-        # cards (damage with their combo: what a naive player reaches for), a third uniform
-        nash: dict[str, float] = {}
-        strong: dict[str, float] = {}
-        count: dict[str, int] = {}
-        power = [1.0 + (o.move.damage + p.damage if o.move is not None and o.kind in (
-            cb.ATTACK, cb.THROW) else 0.0) for o, p in zip(theirs, plans, strict=True)]
-        for o, yj, pw in zip(theirs, y, power, strict=True):
-            nash[o.kind] = nash.get(o.kind, 0.0) + yj
-            strong[o.kind] = strong.get(o.kind, 0.0) + pw
-            count[o.kind] = count.get(o.kind, 0) + 1
-        emp = []
-        for o, yj, pw in zip(theirs, y, power, strict=True):
-            k = o.kind
-            within = (yj / nash[k] if nash[k] > 1e-9 else 1.0 / count[k]) + pw / strong[k] \
-                + 1.0 / count[k]
-            emp.append(self.seen.get(k, 0) * within / 3.0)
-        total = sum(emp)
-        if total <= 0:
-            return x
-        lam = n / (n + self.prior)
-        model = [(1 - lam) * yj + lam * ej / total for yj, ej in zip(y, emp, strict=True)]
-        u = [sum(a * b for a, b in zip(row, model, strict=True)) for row in matrix]
-        top = max(u)
-        soft = [math.exp((ui - top) / self.temperature) for ui in u]
-        z = sum(soft)
-        return [self.safety * xi + (1 - self.safety) * si / z
-                for xi, si in zip(x, soft, strict=True)]
+    def _model(self, game: Game, opp: PlayerState, theirs: list[Option], copies: list[int],
+               y: list[float]) -> list[float]:
+        """The opponent model: how a greedy player would pick from the sampled hand
+        (:meth:`GreedyBot.commit_score`: its best commit three times in four, else its second
+        best), weighed ``trust``, blended with the equilibrium's column strategy ``y``."""
+        scored: list[tuple[float, int]] = []
+        for j, (o, k) in enumerate(zip(theirs, copies, strict=True)):
+            if isinstance(o.action, Commit):
+                score = GreedyBot.commit_score(game, opp, o.action)
+                scored.extend([(score, j)] * k)
+        if not scored:
+            return y
+        scored.sort(key=lambda t: -t[0])  # stable: the hand's order among equals
+        greedy = [0.0] * len(theirs)
+        greedy[scored[0][1]] += 0.75
+        greedy[scored[min(1, len(scored) - 1)][1]] += 0.25
+        return [self.trust * g + (1 - self.trust) * yj for g, yj in zip(greedy, y, strict=True)]
 
     def _draw(self, weights: list[float]) -> int:
         """Sample an index in proportion to ``weights`` (those under ``floor`` of the total
@@ -309,13 +295,17 @@ class StrongBot:
             game.modifiers.fold(SPEED, ps, m, m.speed), 0)
         return Option(action, cb.KIND_OF_MOVE[m.type], m, c, speed)
 
-    def _opp_options(self, game: Game, opp: PlayerState, hand: list[Card]) -> list[Option]:
-        """The opponent's distinct combat choices with a sampled hand (no-card included)."""
+    def _opp_options(self, game: Game, opp: PlayerState, hand: list[Card],
+                     ) -> tuple[list[Option], list[int]]:
+        """The opponent's distinct combat choices with a sampled hand (no-card included), and
+        how many of its legal commits each one stands for (no-card: none)."""
         out: dict[object, Option] = {"none": Option(NoCard(), cb.NONE, None, None, None)}
+        count: dict[object, int] = {"none": 0}
         aces = sum(1 for c in hand if c.is_ace)
         for c in dict.fromkeys(hand):
             if c.is_joker:
                 out.setdefault(cb.JOKER, Option(Commit(c), cb.JOKER, None, c, None))
+                count[cb.JOKER] = count.get(cb.JOKER, 0) + 1
                 continue
             for m in opp.character.moves_of(c):
                 if m.extra_aces and aces - 1 < m.extra_aces:
@@ -323,8 +313,10 @@ class StrongBot:
                 if game.move_violation(opp, m, "C1") is not None:
                     continue
                 opt = self._option(game, opp, c, Commit(c, m.type, m.name), m.type, m.name)
-                out.setdefault(self._key(opt), opt)
-        return list(out.values())
+                key = self._key(opt)
+                out.setdefault(key, opt)
+                count[key] = count.get(key, 0) + 1
+        return list(out.values()), [count[k] for k in out]
 
     # ------------------------------------------------------------------ the evaluation
 
@@ -510,11 +502,13 @@ class StrongBot:
 
     # ------------------------------------------------------------------ C10: combos and pumps
 
-    def _rewind_odds(self, opp: PlayerState, bluffs: float = 0.25) -> float:
+    def _rewind_odds(self, opp: PlayerState) -> float:
         """The chance that the opponent's face-down card (C9, public that it is there) is a
         Joker: the chance that its hidden cards held one (drawn from its unseen cards, sorted:
         the hand is never read), weighed by Bayes against a card placed as a bluff with
-        probability ``bluffs`` when it held none. 0 when no card is face down."""
+        probability ``bluffs`` when it held none (the opponent model: a greedy player never
+        bluffs, so ``bluffs`` is small). 0 when no card is face down."""
+        bluffs = self.bluffs
         if opp.face_down is None:
             return 0.0
         pool = [*opp.deck, *opp.hand, opp.face_down]

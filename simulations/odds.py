@@ -25,6 +25,13 @@ from simulations.models import StageOdds
 from simulations.montecarlo.elimination import simulate_elimination
 from simulations.montecarlo.model import chart_adjusted, rating_win_probability, series_matrix
 from simulations.montecarlo.stages import simulate_groups_then_playoff
+from simulations.montecarlo.tables import (
+    PlaceOdds,
+    Played,
+    simulate_round_robin,
+    simulate_swiss,
+)
+from tournaments.formats import round_robin as rr
 from tournaments.formats.elimination import double_elimination, single_elimination
 from tournaments.models import (
     Entrant,
@@ -110,11 +117,17 @@ def _stage_entrants(stage: Stage) -> list[Entrant] | None:
 
 def stage_odds_compute(*, stage: Stage, runs: int, seed: int = 0,
                        entrants: Sequence[Entrant] | None = None) -> dict[str, Any] | None:
-    """The odds of an elimination stage, following its finished sets (round-robin groups: with
-    the elimination stage after them); None for other kinds (or a stage whose entrants are not
-    known yet)."""
+    """The odds of a stage, following its finished sets: an elimination bracket; round-robin
+    groups with the elimination stage after them, in one simulation; a Swiss, league or
+    round-robin stage otherwise (its final places: ``table_odds_compute``). None for a stage
+    whose entrants are not known yet. ``entrants`` (in seed order): simulate the stage as if
+    generated with them (the simulated seeding), ignoring its sets."""
     if stage.kind == Stage.Kind.ROUND_ROBIN and entrants is None:
-        return groups_odds_compute(stage=stage, runs=runs, seed=seed)
+        grouped = groups_odds_compute(stage=stage, runs=runs, seed=seed)
+        if grouped is not None:
+            return grouped
+    if stage.kind in Stage.TABLE_KINDS:
+        return table_odds_compute(stage=stage, runs=runs, seed=seed, entrants=entrants)
     if stage.kind not in Stage.ELIMINATION_KINDS:
         return None
     chosen = list(entrants) if entrants is not None else _stage_entrants(stage)
@@ -211,6 +224,92 @@ def groups_odds_compute(*, stage: Stage, runs: int, seed: int = 0) -> dict[str, 
             "results_seen": len(decided), "top": TOP}
 
 
+def table_odds_compute(*, stage: Stage, runs: int, seed: int = 0,
+                       entrants: Sequence[Entrant] | None = None) -> dict[str, Any] | None:
+    """A Swiss, league or round-robin stage's odds: each entrant's chance of each final place
+    of its table (its group's, with groups), from which the top ``advance_count`` (when the
+    stage hands entrants to another), the top 8 and the first place; finished sets followed,
+    the rest simulated (``simulations.montecarlo.tables``: Swiss rounds paired as the
+    tournaments app pairs them, standings by its tie-breaks)."""
+    generated = entrants is None and stage.pk is not None and stage.entries.exists()
+    chosen = _stage_entrants(stage) if entrants is None else list(entrants)
+    if not chosen or len(chosen) < 2:
+        return None
+    n = len(chosen)
+    index = {e.pk: i for i, e in enumerate(chosen)}
+    event = stage.event
+    sets = list(stage.sets.all()) if generated else []
+    played = [
+        Played(index[s.entrant_a_id], index[s.entrant_b_id],
+               index[s.winner_id] if s.outcome != Set.Outcome.DOUBLE_FORFEIT and s.winner_id
+               else None, s.score_a, s.score_b)
+        for s in sets if s.status == Set.Status.FINISHED and s.entrant_a_id in index
+        and s.entrant_b_id in index
+    ]
+    unplayed = [(index[s.entrant_a_id], index[s.entrant_b_id]) for s in sets
+                if s.status != Set.Status.FINISHED and s.entrant_a_id in index
+                and s.entrant_b_id in index]
+    models = entrant_models(chosen)
+    game = game_matrix(models)
+    started = time.perf_counter()
+    sizes: list[int]
+    if stage.kind == Stage.Kind.SWISS:
+        rounds = stage.swiss_rounds or max(1, math.ceil(math.log2(n)))
+        result = simulate_swiss(
+            n, game, rounds=rounds, best_of=event.best_of, runs=runs, seed=seed,
+            played=played, pending=unplayed, rounds_paired=stage.current_round if generated else 0,
+            byes=[index[s.entrant_a_id] for s in sets if s.is_bye_b and s.entrant_a_id in index],
+            withdrawn={index[e.pk] for e in chosen if e.status == Entrant.Status.DISQUALIFIED},
+        )
+        sizes = [n] * n
+    else:
+        if generated:
+            by_group: dict[int, list[int]] = defaultdict(list)
+            for entry in stage.entries.order_by("seed"):
+                by_group[entry.group or 0].append(index[entry.entrant_id])
+            groups = [by_group[g] for g in sorted(by_group)]
+        else:  # as generation would split them (tournaments.services.generation)
+            count = min(stage.group_count, n // 2) or 1
+            if event.mode == Event.Mode.DRAMATIC_BATTLE:
+                count = 1
+            groups = rr.split_into_groups(list(range(n)), count)
+            unplayed = [pair for g in groups for rnd in rr.round_robin_schedule(g)
+                        for pair in rnd]
+        result = simulate_round_robin(
+            groups, game, fixtures=unplayed, best_of=event.best_of, runs=runs, seed=seed,
+            played=played, tiebreaks=tuple(stage.tiebreaks) or rr.DEFAULT_RR_TIEBREAKS,
+        )
+        sizes = [0] * n
+        for g in groups:
+            for e in g:
+                sizes[e] = len(g)
+    seconds = time.perf_counter() - started
+    columns = _table_columns(stage, min(sizes))
+    rows = [{
+        "entrant": m.entrant_id, "name": m.name, "character": m.character,
+        "reach": {label: sum(result.places[i][:k]) for label, k in columns},
+        "top8": result.top(TOP)[i], "win": result.win[i],
+        "expected_place": result.expected_place[i],
+    } for i, m in enumerate(models)]
+    rows.sort(key=lambda r: (-r["win"], r["expected_place"]))
+    return {"columns": [label for label, _ in columns], "rows": rows, "runs": runs,
+            "seconds": seconds, "results_seen": len(played), "top": TOP,
+            "places": _places(models, result)}
+
+
+def _table_columns(stage: Stage, size: int) -> list[tuple[str, int]]:
+    """The table odds' columns besides the top 8 and first place: the top half, and the top
+    ``advance_count`` when the stage hands that many to the next one."""
+    ks = {k for k in (size // 2, stage.advance_count or 0) if 1 < k < size and k != TOP}
+    return [(f"Top {k}", k) for k in sorted(ks, reverse=True)]
+
+
+def _places(models: Sequence[EntrantModel], result: PlaceOdds) -> dict[str, list[float]]:
+    """Each entrant's chance of every place (by entrant id), for the JSON of the odds."""
+    return {str(m.entrant_id): [round(p, 6) for p in result.places[i]]
+            for i, m in enumerate(models)}
+
+
 def stage_odds_refresh(*, stage_id: int, runs: int | None = None) -> StageOdds | None:
     """Recompute a stage's current odds; the first odds before any result are also kept as its
     initial odds (what calibration compares with the outcome)."""
@@ -240,11 +339,12 @@ def stage_odds_refresh(*, stage_id: int, runs: int | None = None) -> StageOdds |
 
 def event_seeding_simulated(*, event: Event, actor: Any, runs: int | None = None,
                             seed: int = 0) -> list[Entrant]:
-    """Seed by expected finish: the first stage (single elimination if it is not an
-    elimination) simulated from the rating seeding; applied by the ordinary seeding service."""
+    """Seed by expected finish: the first stage's format (any kind; single elimination when the
+    event has no stage yet) simulated from the rating seeding; applied by the ordinary seeding
+    service. Groups: the expected place in one's group."""
     by_rating = seeding_preview(event=event, method="rating")
     stage = event.stages.order_by("order", "id").first()
-    if stage is None or stage.kind not in Stage.ELIMINATION_KINDS:
+    if stage is None:
         stage = Stage(event=event, kind=Stage.Kind.SINGLE_ELIMINATION)
     data = stage_odds_compute(stage=stage, runs=runs or settings.YOMI_ODDS_RUNS, seed=seed,
                               entrants=by_rating)

@@ -4,7 +4,7 @@ Every result path of the tournaments app (report, confirmed match, correction, f
 disqualification) ends by scheduling one rebuild of the ratings after its commit
 (``tournaments.tasks.ratings_recompute_task``). When that task succeeds (on a worker, or
 in-process under ``make run``), ``ratings_rebuilt`` sends ``stage_odds_refresh_task`` for every
-running elimination or round-robin stage whose latest result (its newest ``SetResultChange``) is
+running stage (any kind) whose latest result (its newest ``SetResultChange``) is
 not the one its odds followed, so the odds use the new ratings too. A stage being generated gets
 its first odds (its *initial* odds, kept for calibration) after the commit that generates it.
 Both are connected in ``SimulationsConfig.ready``.
@@ -21,7 +21,7 @@ from matches.dispatch import task_send
 from tournaments.models import Stage
 
 RATINGS_TASK = "tournaments.tasks.ratings_recompute_task"
-ODDS_KINDS = (*Stage.ELIMINATION_KINDS, Stage.Kind.ROUND_ROBIN)  # groups: with their playoff
+ODDS_KINDS = (*Stage.ELIMINATION_KINDS, *Stage.TABLE_KINDS)
 
 
 def _send(stage_id: int) -> None:

@@ -5,6 +5,9 @@
   best-of-N series).
 - `elimination`: single and double elimination, simulated many times from a probability matrix.
 - `round_robin`: groups (every pair once) and their advancing places.
+- `tables`: Swiss (paired by ``tournaments.formats.swiss``), league and round-robin stages to
+  their final standings: each entrant's chance of each place.
 - `calibration`: Brier score and reliability bins.
-- `bench`: ``python -m simulations.montecarlo.bench`` times a 256-entrant double elimination.
+- `bench`: ``python -m simulations.montecarlo.bench`` times a 256-entrant double elimination
+  (``--format swiss`` a Swiss stage, ``--format round_robin`` one group).
 """

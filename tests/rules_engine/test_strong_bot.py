@@ -115,3 +115,62 @@ def test_strong_bot_beats_the_random_bot_in_most_mirrored_games() -> None:
             w = game.outcome.winner
             score += 0.5 if w is None else float(w is seat)
     assert score / 40 >= 0.8
+
+
+def test_it_takes_a_clearly_winning_option__NC_3() -> None:
+    """Given a C1 position where the opponent, at 3 life, has no card in hand (so it can only
+    play no-card, which loses to everything, NC-3) and the bot holds an attack or throw that
+    deals 3 or more, when the strong bot chooses, then it commits such a KO move, whatever
+    its seed: never a block, a dodge or a weaker hit."""
+    from rules_engine import combat as cb
+
+    positions = 0
+    for seed in range(8):
+        game = _at_first_commit(seed)
+        me, opp = game.state(PlayerId.P1), game.state(PlayerId.P2)
+        opp.deck.extend(opp.hand)
+        opp.hand.clear()
+        opp.life = 3
+        legal = game.legal_actions(PlayerId.P1)
+        lethal = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
+                  and (m := game.resolve_move(me, a.card, a.move, a.name, "C1")).damage >= 3
+                  and cb.KIND_OF_MOVE[m.type] in (cb.ATTACK, cb.THROW)
+                  and GreedyBot._payable(game, me, a)]
+        if not lethal:
+            continue
+        positions += 1
+        for bot_seed in range(3):
+            pick = StrongBot(bot_seed).choose(game, PlayerId.P1, legal)
+            assert pick in lethal, (seed, bot_seed, pick)
+    assert positions >= 5
+
+
+def _combat_won(seed: int, bot: StrongBot) -> bool:
+    """At the first C1 of seed ``seed``, with the opponent's deck put into its hand (its unseen
+    cards are then exactly its hand: anyone can work it out), the strong bot commits against
+    the greedy bot's commit; the combat is played to its C6 result. Did the strong bot win?"""
+    game = _at_first_commit(seed)
+    opp = game.state(PlayerId.P2)
+    opp.hand.extend(opp.deck)
+    opp.deck.clear()
+    mine = bot.choose(game, PlayerId.P1, game.legal_actions(PlayerId.P1))
+    greedy = GreedyBot(seed)
+    theirs = greedy.choose(game, PlayerId.P2, game.legal_actions(PlayerId.P2))
+    game.apply(PlayerId.P1, mine)
+    game.apply(PlayerId.P2, theirs)
+    while game.combat.cell is None and not game.is_over:  # Ace payments, reveals: greedy
+        player = game.acting_players[0]
+        game.apply(player, greedy.choose(game, player, game.legal_actions(player)))
+    return game.combat.winner is PlayerId.P1
+
+
+def test_its_opponent_model_answers_the_greedy_bot() -> None:
+    """Given 30 C1 positions where the opponent's hand can be worked out from the public zones
+    (its deck is empty), when the strong bot commits against the greedy bot, then it wins the
+    combat almost always (it predicts the greedy pick, GreedyBot.commit_score, and answers
+    it), and clearly more often than the equilibrium alone (no model: trust 0)."""
+    seeds = range(30)
+    modelled = sum(_combat_won(s, StrongBot(s)) for s in seeds)
+    equilibrium = sum(_combat_won(s, StrongBot(s, trust=0.0, safety=1.0)) for s in seeds)
+    assert modelled >= 27
+    assert modelled >= equilibrium + 5

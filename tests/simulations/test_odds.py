@@ -173,3 +173,74 @@ def test_the_seeding_page_offers_seeding_by_simulation(client) -> None:
     response = client.post(form.group(1), follow=True)
     assert "Seeded by expected finish (simulated)." in response.content.decode()
     assert [e.seed for e in event.entrants.order_by("pk")] == [4, 1, 3, 2]
+
+
+def _generated(kind: str, n: int, capture, **fields):
+    event = EventFactory()
+    stage = StageFactory(event=event, kind=kind, **fields)
+    entrants = entrants_create(event, n)
+    for i, e in enumerate(entrants):
+        rate(e, 40 - 2 * i)
+    with capture(execute=True):
+        stage_generate(stage=stage, actor=organizer_of(event))
+    return event, stage, entrants
+
+
+def test_a_swiss_stage_gets_odds_that_follow_its_rounds(
+    django_capture_on_commit_callbacks, client
+) -> None:
+    event, stage, entrants = _generated(Stage.Kind.SWISS, 8, django_capture_on_commit_callbacks,
+                                        swiss_rounds=3)
+    odds = StageOdds.objects.get(stage=stage, kind="current")
+    assert StageOdds.objects.filter(stage=stage, kind="initial").exists()
+    rows = {r["entrant"]: r for r in odds.data["rows"]}
+    assert odds.data["columns"] == ["Top 4"]
+    assert sum(r["win"] for r in rows.values()) == pytest.approx(1.0)
+    assert sum(r["reach"]["Top 4"] for r in rows.values()) == pytest.approx(4.0)
+    assert rows[entrants[0].pk]["win"] > rows[entrants[7].pk]["win"]
+    for place in range(8):  # each place is someone's in every run
+        assert sum(p[place] for p in odds.data["places"].values()) == pytest.approx(1.0, abs=1e-5)
+    # round 1: side b wins every set; round 2 is paired, and the odds follow
+    with django_capture_on_commit_callbacks(execute=True):
+        for s in stage.sets.filter(round=1).order_by("position"):
+            report(stage, s.key, "b", organizer_of(event))
+    odds.refresh_from_db()
+    assert odds.results_seen == 4
+    losers = [s.entrant_a_id for s in stage.sets.filter(round=1)]
+    rows = {r["entrant"]: r for r in odds.data["rows"]}
+    # three rounds among eight: only a 3-0 entrant can be first, so a round-1 loser never is
+    assert all(rows[pk]["win"] == 0.0 for pk in losers)
+    assert sum(r["win"] for r in rows.values()) == pytest.approx(1.0)
+    html = client.get(reverse("tournaments:event-detail", args=[event.slug])).content.decode()
+    assert f'data-odds-stage="{stage.pk}"' in html
+
+
+def test_a_league_and_a_lone_round_robin_get_odds(django_capture_on_commit_callbacks) -> None:
+    from django.utils import timezone
+
+    _event, league, entrants = _generated(Stage.Kind.LEAGUE, 6,
+                                          django_capture_on_commit_callbacks,
+                                          starts_at=timezone.now())
+    data = StageOdds.objects.get(stage=league, kind="current").data
+    rows = {r["entrant"]: r for r in data["rows"]}
+    assert data["columns"] == ["Top 3"]
+    assert sum(r["win"] for r in rows.values()) == pytest.approx(1.0)
+    assert rows[entrants[0].pk]["expected_place"] < rows[entrants[5].pk]["expected_place"]
+    _event, groups, entrants = _generated(Stage.Kind.ROUND_ROBIN, 8,
+                                          django_capture_on_commit_callbacks, group_count=2)
+    data = StageOdds.objects.get(stage=groups, kind="current").data
+    # two groups of four, no playoff after them: places within each group
+    assert sum(r["win"] for r in data["rows"]) == pytest.approx(2.0)
+    assert all(r["top8"] == pytest.approx(1.0) for r in data["rows"])
+
+
+def test_simulated_seeding_of_a_swiss_first_stage() -> None:
+    event = EventFactory()
+    StageFactory(event=event, kind=Stage.Kind.SWISS, swiss_rounds=3)
+    entrants = entrants_create(event, 6)
+    strengths = [20, 35, 25, 40, 30, 10]
+    for e, mu in zip(entrants, strengths, strict=True):
+        rate(e, mu)
+    seeded = event_seeding_simulated(event=event, actor=organizer_of(event), runs=2000)
+    by_strength = sorted(entrants, key=lambda e: -strengths[entrants.index(e)])
+    assert [e.pk for e in seeded] == [e.pk for e in by_strength]
