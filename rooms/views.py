@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
-from matches.owners import owner_room_decision_seconds
+from matches.owners import owner_room_decision_seconds, owner_room_picks
 from rooms import games, services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
@@ -64,7 +64,10 @@ def match_room(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _open_context(match: Match) -> dict[str, object]:
     # An event's match: the event sets the clock (0: none); None: the opener may choose one.
-    return {"match": match, "event_clock": owner_room_decision_seconds(match)}
+    # A set's character picks still hidden or missing: the room waits for them.
+    picked = owner_room_picks(match)
+    return {"match": match, "event_clock": owner_room_decision_seconds(match),
+            "picks_pending": picked.pending if picked is not None else ""}
 
 
 @login_required
