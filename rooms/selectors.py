@@ -155,7 +155,8 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         if decides:
             target = decides[0]
             state["decision"] = decision_token(game, target.name)
-            state["legal"] = [{"label": games.action_label(a), "action": a.to_json()}
+            state["legal"] = [{"label": games.action_label(a, game, target),
+                               "action": a.to_json()}
                               for a in game.legal_actions(target)]
             if target is not viewer:
                 state["deciding_for"] = target.name
