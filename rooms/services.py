@@ -156,7 +156,7 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     return room
 
 
-PRACTICE_MODES = ("versus", "training", "survival")
+PRACTICE_MODES = ("versus", "training", "survival", "tag_team")
 
 
 @transaction.atomic
@@ -170,11 +170,17 @@ def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str = "greedy"
     choices the engine derives; ``survival``: a run of ``run_length`` of them (TR-14), the
     opponents ``bot_character`` names (comma-separated) or drawn from the seed. A finished
     Training or Survival game is stored as the player's solo run (``solo_run_submit``).
+    ``tag_team``: the player's side of two characters (``character``: "id,id", both seats
+    P1 and P3 theirs) against two ``bot`` seats (P2, P4) playing ``bot_character`` ("id,id",
+    else drawn from the seed).
     """
     if mode not in PRACTICE_MODES:
         raise RoomError(RoomErrorCode.BAD_REQUEST,
                         f"there is no practice mode {mode!r} (expected one of "
                         f"{', '.join(PRACTICE_MODES)})")
+    if mode == "tag_team":
+        return _practice_tag_team(user=user, name=name, bot=bot, characters=character,
+                                  bot_characters=bot_character)
     if mode == "versus" and not games.bot_known(bot):
         raise RoomError(RoomErrorCode.UNKNOWN_BOT, f"there is no bot called {bot!r}")
     known = games.playable_characters()
@@ -207,6 +213,40 @@ def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str = "greedy"
         RoomSeat.objects.create(room=room, seat="P2", bot=games.RULEBOOK_BOT,
                                 name="Training bot" if mode == "training" else "Survival bots",
                                 character=",".join(opponents))
+    _start_if_picked(room)
+    return room
+
+
+def _practice_tag_team(*, user: AbstractBaseUser, name: str, bot: str, characters: str,
+                       bot_characters: str) -> Room:
+    if not games.bot_known(bot):
+        raise RoomError(RoomErrorCode.UNKNOWN_BOT, f"there is no bot called {bot!r}")
+    known = games.playable_characters()
+    seed = _seed()
+    sides: list[tuple[str, ...]] = []
+    for whose, text in (("your team", characters), ("the bots' team", bot_characters)):
+        picks = games.lineup(text)
+        if not picks and whose == "the bots' team":
+            picks = tuple(random.Random(seed).sample(sorted(known), 2))
+        if len(picks) != 2:
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"{whose}: pick two characters (a Tag Team side has two)")
+        for pick in picks:
+            if pick not in known:
+                raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {pick!r}")
+        if picks[0] == picks[1]:
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"{whose}: a team's two characters must differ")
+        sides.append(picks)
+    room = Room.objects.create(seed=seed, created_by=user, mode=Match.Mode.TAG_TEAM)
+    for seat, side_no, member in games.bench_seating((2, 2)):
+        character = sides[side_no - 1][member]
+        if side_no == 1:  # the player's side of one plays both its seats
+            RoomSeat.objects.create(room=room, seat=seat, side=side_no, user=user, name=name,
+                                    character=character)
+        else:
+            RoomSeat.objects.create(room=room, seat=seat, side=side_no, bot=bot,
+                                    name=f"{bot} bot", character=character)
     _start_if_picked(room)
     return room
 

@@ -73,7 +73,8 @@ def _open_context(match: Match) -> dict[str, object]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def practice_new(request: HttpRequest) -> HttpResponse:
-    """Practice: against a bot (Versus), the rulebook's Training bot, or a Survival run."""
+    """Practice: against a bot (Versus), a Tag Team against two bots, the rulebook's Training
+    bot, or a Survival run."""
     characters = games.playable_characters()
     status = 200
     if request.method == "POST":
@@ -86,7 +87,9 @@ def practice_new(request: HttpRequest) -> HttpResponse:
                 user=request.user, name=request.user.get_username(),
                 mode=request.POST.get("mode", "versus"),
                 bot=request.POST.get("bot", "greedy"),
-                character=request.POST.get("character", ""),
+                # Tag Team: the player's two characters, the first and its partner
+                character=",".join(filter(None, (request.POST.get("character", ""),
+                                                 request.POST.get("partner", "")))),
                 bot_character=request.POST.get("bot_character", ""),
                 run_length=int(raw),
             )
