@@ -11,6 +11,7 @@ from rooms import services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.models import Room
 from tests.rooms.helpers import play_out
+from tests.rooms.helpers import state as _state
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set, Stage
 from tournaments.services.generation import stage_generate
@@ -96,7 +97,13 @@ def test_picks_locked_after_the_room_opened_hold_its_unpicked_seats() -> None:
         services.room_pick(room_id=room.pk, user=_user(s.entrant_a), character="grave")
     assert caught.value.code == RoomErrorCode.PICKS_PENDING
     assert "side A has not locked a pick" in caught.value.message
+    for seat in ("P1", "P2"):  # the page says why and offers no character meanwhile
+        message = _state(room, seat)
+        assert "side A has not locked a pick" in message["picks_pending"]
+        assert "characters" not in message and "Jaina" not in str(message)
     character_pick_lock(set=s, actor=_user(s.entrant_a), character="Grave")
+    assert _state(room, "P1")["characters"] == {"grave": "Grave"}  # the set's pick only
+    assert "picks_pending" not in _state(room, "P1")
     with pytest.raises(RoomError) as caught:  # revealed: only the set's pick
         services.room_pick(room_id=room.pk, user=_user(s.entrant_a), character="midori")
     assert caught.value.code == RoomErrorCode.BAD_REQUEST
