@@ -14,6 +14,7 @@ from tests.rooms.helpers import play_out
 from tests.rooms.helpers import state as _state
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set, Stage
+from tournaments.services.advancement import GameInput, set_game_record
 from tournaments.services.generation import stage_generate
 from tournaments.services.picks import character_pick_lock
 from tournaments.services.set_matches import set_match_open
@@ -25,16 +26,34 @@ def _user(entrant):
     return entrant.members.get().player.user
 
 
-def _set_match() -> tuple[Set, Match]:
+def _ready_set() -> Set:
     organizer = UserFactory()
-    event = EventFactory(organizers=[organizer])
+    event = EventFactory(organizers=[organizer])  # Versus, the winner keeps its character
     entrants_create(event, 2)
     stage = StageFactory(event=event, kind=Stage.Kind.SINGLE_ELIMINATION)
     stage_generate(stage=stage, actor=organizer)
     s = Set.objects.get(stage=stage)
     s.best_of = 3
     s.save()
+    return s
+
+
+def _set_match() -> tuple[Set, Match]:
+    s = _ready_set()
     return s, set_match_open(set=s, actor=_user(s.entrant_a))
+
+
+def test_game_two_seats_the_winners_kept_character_and_the_losers_open_pick() -> None:
+    s = _ready_set()
+    character_pick_lock(set=s, actor=_user(s.entrant_a), character="Grave")
+    character_pick_lock(set=s, actor=_user(s.entrant_b), character="Jaina")
+    set_game_record(set=s, game=GameInput("a", ["Grave"], ["Jaina"]))
+    character_pick_lock(set=s, actor=_user(s.entrant_b), character="Midori")  # open, revealed
+    match = set_match_open(set=s, actor=_user(s.entrant_b))
+    room = services.room_open_for_match(match=match, user=_user(s.entrant_b))
+    room.refresh_from_db()
+    assert _seats(room) == {"P1": "grave", "P2": "midori"}
+    assert room.status == Room.Status.PLAYING
 
 
 def _seats(room: Room) -> dict[str, str]:
