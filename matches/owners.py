@@ -11,12 +11,14 @@ Matches never import their owners (DESIGN.md: one-way dependencies). An owner re
   override either takes effect or answers a clear 4xx, never a silent 200 that changes nothing;
 - whether a submitted log's characters may be played in this match (a set's recorded character
   picks): refused with a ``MatchError`` before anything is stored;
-- the per-decision clock of the match's room (an event's setting), and the sides' registered
-  lineups (Triple Threat), when its room opens.
+- the per-decision clock of the match's room (an event's setting), the sides' registered
+  lineups (Triple Threat) and the characters a set's pick flow fixed for the game being played
+  (or why they are still pending), when its room opens.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from matches.models import Match
@@ -50,6 +52,21 @@ class MatchOwner(Protocol):
         team-mode match's room, when the owner knows both; None otherwise."""
 
 
+    def room_picks(self, match: Match) -> RoomPicks | None:
+        """The characters the owner's pick flow fixed for the game the match plays (side 1's
+        and side 2's engine ids), or why they are still pending; None for a match it does not
+        own or one without picks (then the players pick in the room)."""
+
+
+@dataclass(frozen=True)
+class RoomPicks:
+    """A match's characters as its owner's picks fix them: both known, or a sentence saying
+    what is still hidden or missing (the room waits; nobody picks anything else)."""
+
+    characters: tuple[str, str] | None = None
+    pending: str = ""
+
+
 _owners: list[MatchOwner] = []
 
 
@@ -77,6 +94,16 @@ def owner_room_lineups(match: Match) -> tuple[list[str], list[str]] | None:
     them in the room)."""
     for owner in _owners:
         answer = owner.room_lineups(match)
+        if answer is not None:
+            return answer
+    return None
+
+
+def owner_room_picks(match: Match) -> RoomPicks | None:
+    """The match's characters as its owner's pick flow fixes them (None: no picks; the
+    players pick in the room)."""
+    for owner in _owners:
+        answer = owner.room_picks(match)
         if answer is not None:
             return answer
     return None

@@ -15,6 +15,7 @@ class RoomErrorCode(StrEnum):
     BAD_REQUEST = "bad_request"
     UNKNOWN_BOT = "unknown_bot"
     FINISHED = "finished"
+    PICKS_PENDING = "picks_pending"
 
 
 class RoomError(Exception):

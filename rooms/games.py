@@ -10,15 +10,27 @@ cost of a round trip).
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from rules_engine.actions import Action
+from rules_engine.actions import (
+    Action,
+    Assist,
+    BotTie,
+    Combo,
+    Commit,
+    Pick,
+    Pump,
+    Snapback,
+    Swap,
+    Tag,
+)
 from rules_engine.bots import Bot, make_bot
-from rules_engine.cards import CARDS_BY_CODE, character, characters
+from rules_engine.cards import CARDS_BY_CODE, Card, Character, MoveType, character, characters
 from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_event, seat_names
 from rules_engine.table import Table
@@ -205,9 +217,80 @@ def action_parse(seat: PlayerId, data: object, game: Game, mode: str = VERSUS) -
                      "$.action").action
 
 
-def action_label(action: Action) -> str:
-    """What a button says: the engine's own wording, with card names where it helps."""
-    return str(action)
+_CODE = re.compile(r"\b(?:[2-9TJQKA][CDHS]|X[12])\b")
+_SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+_RANKS = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+
+
+def card_label(card: Card | None) -> str:
+    """A card as players name it: "4\u2663", "Jack\u2665", "Joker"."""
+    if card is None:
+        return "?"
+    if card.is_joker:
+        return "Joker"
+    return f"{_RANKS.get(card.code[0], card.code[0])}{_SUITS.get(card.code[1], card.code[1])}"
+
+
+def _cards_label(cards: Sequence[Card]) -> str:
+    return ", ".join(card_label(c) for c in cards) or "none"
+
+
+def _move_label(owner: Character | None, card: Card, move: MoveType | None,
+                name: str | None) -> str:
+    """ "Jack\u2663 (Fireball, attack)": the card, and the move its owner plays with it."""
+    if move is None:
+        return card_label(card)
+    named = name
+    if named is None and owner is not None and not card.is_joker:
+        ends = owner.moves_of_type(card, move)
+        named = ends[0].name if len(ends) == 1 else None
+    return f"{card_label(card)} ({named + ', ' if named else ''}{move.value})"
+
+
+def action_label(action: Action, game: Game | None = None,
+                 player: PlayerId | None = None) -> str:
+    """What a button says, in the game's words: card names with suits, the character a pick or
+    a tag brings in and the move a card plays (when the game and the deciding seat are given);
+    the engine's own wording for the kinds that need nothing more."""
+    state = game.state(player) if game is not None and player is not None else None
+    own = state.character if state is not None else None
+    partner = game.partner(state) if game is not None and state is not None else None
+    if isinstance(action, Assist):
+        played = _move_label(own, action.card, action.move, action.name)
+        return f"Assist with {played}, discard {card_label(action.cost)}"
+    if isinstance(action, Swap):
+        return "Swap the assist in"
+    if isinstance(action, Tag):
+        incoming = partner.character.name if partner is not None else "your partner"
+        if action.tag is None:
+            return f"Hard tag: {incoming} comes in (plays no card next combat)"
+        if action.tag == "super" and action.card is not None:
+            mover = partner.character if partner is not None else None
+            return (f"Tag in {incoming} (super tag), playing "
+                    f"{_move_label(mover, action.card, action.move, action.name)}")
+        if action.tag == "ace":
+            return (f"Tag in {incoming} (Ace tag): discard {_cards_label(action.sets)}; "
+                    f"{incoming} takes Aces from discard: {_cards_label(action.from_discard)}, "
+                    f"deck: {_cards_label(action.from_deck)}")
+        return (f"Tag in {incoming} ({action.tag} tag), discard {card_label(action.card)} "
+                f"and {incoming}'s {card_label(action.partner_card)}")
+    if isinstance(action, Snapback):
+        return f"Snapback (discard {card_label(action.card)}): the opponent switches out"
+    if isinstance(action, Pick):
+        known = characters().get(action.incoming)
+        return f"Send in {known.name if known is not None else action.incoming}"
+    if isinstance(action, BotTie):
+        return f"The bot's tied combos: it goes on with {action_label(action.choice)}"
+    if isinstance(action, Commit):
+        return f"Commit {_move_label(own, action.card, action.move, action.name)}"
+    if isinstance(action, Combo):
+        text = f"Combo {_move_label(own, action.card, action.move, action.name)}"
+        return f"{text}, paying Aces {_cards_label(action.aces)}" if action.aces else text
+    if isinstance(action, Pump):
+        return f"Pump move {action.target + 1} with {_cards_label(action.cards)}"
+    # the other kinds: the engine's wording, its card codes ("KC") named as players name them
+    text = _CODE.sub(lambda m: card_label(CARDS_BY_CODE.get(m.group(0))), str(action))
+    return text[:1].upper() + text[1:]
 
 
 def playable_characters() -> dict[str, str]:

@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.urls import reverse
 
+from matches.owners import owner_room_picks
 from rooms import games
 from rooms.models import Room, RoomEvent, RoomSeat
 from rules_engine.game import Game
@@ -132,8 +133,17 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     if picking:
         state["acting"] = [s.seat for s in seats if not s.character]
         mine = next((s for s in seats if s.seat == seat), None)
-        if mine is not None and not mine.character:
-            state["characters"] = games.playable_characters()
+        # a set's character picks (asked through the match owner): still pending, nobody
+        # picks here meanwhile; revealed, the seat's pick is the only one offered
+        picked = owner_room_picks(room.match) if room.match is not None else None
+        if picked is not None and picked.pending:
+            state["picks_pending"] = picked.pending
+        elif mine is not None and not mine.character:
+            offered = games.playable_characters()
+            if picked is not None and picked.characters and seat in ("P1", "P2"):
+                fixed = picked.characters[("P1", "P2").index(seat)]
+                offered = {fixed: offered.get(fixed, fixed)}
+            state["characters"] = offered
             state["team_size"] = games.TEAM_SIZES[room.mode]
         return state
     assert game is not None
@@ -155,7 +165,8 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         if decides:
             target = decides[0]
             state["decision"] = decision_token(game, target.name)
-            state["legal"] = [{"label": games.action_label(a), "action": a.to_json()}
+            state["legal"] = [{"label": games.action_label(a, game, target),
+                               "action": a.to_json()}
                               for a in game.legal_actions(target)]
             if target is not viewer:
                 state["deciding_for"] = target.name

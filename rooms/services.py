@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from matches.errors import MatchError
 from matches.models import Match
-from matches.owners import owner_room_decision_seconds, owner_room_lineups
+from matches.owners import owner_room_decision_seconds, owner_room_lineups, owner_room_picks
 from matches.services import match_log_record_from_room, match_log_submit, solo_run_submit
 from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
@@ -103,6 +103,11 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     if match.status not in (Match.Status.AWAITING_LOG,):
         raise RoomError(RoomErrorCode.FINISHED,
                         f"the match is {match.get_status_display().lower()}: nothing to play")
+    # A set's character picks for this game: revealed, the seats start with them; still
+    # pending, the room waits for them (nobody picks anything else here).
+    picked = owner_room_picks(match)
+    if picked is not None and picked.pending:
+        raise RoomError(RoomErrorCode.PICKS_PENDING, picked.pending)
     owned = owner_room_decision_seconds(match)
     if owned is not None:
         # An event's match: the organizers set the clock on the event, the players do not.
@@ -136,12 +141,14 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     registered = owner_room_lineups(match) if match.mode != Match.Mode.VERSUS else None
     for seat, side_no in zip(SEATS, (1, 2), strict=True):
         first, *others = sides[side_no]
-        # A Versus side's character may be known already (a set's locked pick); a team
-        # side picks its lineup in the room.
+        # A Versus side's character may be known already (a set's revealed pick, else the
+        # match's); a team side's lineup registered, else picked in the room.
+        versus = (picked.characters[side_no - 1] if picked is not None and picked.characters
+                  else first.character or "")
         RoomSeat.objects.create(
             room=room, seat=seat, user=first.player.user,
             name=" & ".join(s.player.display_name for s in sides[side_no]),
-            character=(first.character or "") if match.mode == Match.Mode.VERSUS
+            character=versus if match.mode == Match.Mode.VERSUS
             else ",".join(registered[side_no - 1]) if registered else "",
             partners=[s.player.user_id for s in others],
         )
@@ -149,7 +156,7 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     return room
 
 
-PRACTICE_MODES = ("versus", "training", "survival")
+PRACTICE_MODES = ("versus", "training", "survival", "tag_team")
 
 
 @transaction.atomic
@@ -163,11 +170,17 @@ def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str = "greedy"
     choices the engine derives; ``survival``: a run of ``run_length`` of them (TR-14), the
     opponents ``bot_character`` names (comma-separated) or drawn from the seed. A finished
     Training or Survival game is stored as the player's solo run (``solo_run_submit``).
+    ``tag_team``: the player's side of two characters (``character``: "id,id", both seats
+    P1 and P3 theirs) against two ``bot`` seats (P2, P4) playing ``bot_character`` ("id,id",
+    else drawn from the seed).
     """
     if mode not in PRACTICE_MODES:
         raise RoomError(RoomErrorCode.BAD_REQUEST,
                         f"there is no practice mode {mode!r} (expected one of "
                         f"{', '.join(PRACTICE_MODES)})")
+    if mode == "tag_team":
+        return _practice_tag_team(user=user, name=name, bot=bot, characters=character,
+                                  bot_characters=bot_character)
     if mode == "versus" and not games.bot_known(bot):
         raise RoomError(RoomErrorCode.UNKNOWN_BOT, f"there is no bot called {bot!r}")
     known = games.playable_characters()
@@ -200,6 +213,40 @@ def room_open_practice(*, user: AbstractBaseUser, name: str, bot: str = "greedy"
         RoomSeat.objects.create(room=room, seat="P2", bot=games.RULEBOOK_BOT,
                                 name="Training bot" if mode == "training" else "Survival bots",
                                 character=",".join(opponents))
+    _start_if_picked(room)
+    return room
+
+
+def _practice_tag_team(*, user: AbstractBaseUser, name: str, bot: str, characters: str,
+                       bot_characters: str) -> Room:
+    if not games.bot_known(bot):
+        raise RoomError(RoomErrorCode.UNKNOWN_BOT, f"there is no bot called {bot!r}")
+    known = games.playable_characters()
+    seed = _seed()
+    sides: list[tuple[str, ...]] = []
+    for whose, text in (("your team", characters), ("the bots' team", bot_characters)):
+        picks = games.lineup(text)
+        if not picks and whose == "the bots' team":
+            picks = tuple(random.Random(seed).sample(sorted(known), 2))
+        if len(picks) != 2:
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"{whose}: pick two characters (a Tag Team side has two)")
+        for pick in picks:
+            if pick not in known:
+                raise RoomError(RoomErrorCode.BAD_REQUEST, f"there is no character {pick!r}")
+        if picks[0] == picks[1]:
+            raise RoomError(RoomErrorCode.BAD_REQUEST,
+                            f"{whose}: a team's two characters must differ")
+        sides.append(picks)
+    room = Room.objects.create(seed=seed, created_by=user, mode=Match.Mode.TAG_TEAM)
+    for seat, side_no, member in games.bench_seating((2, 2)):
+        character = sides[side_no - 1][member]
+        if side_no == 1:  # the player's side of one plays both its seats
+            RoomSeat.objects.create(room=room, seat=seat, side=side_no, user=user, name=name,
+                                    character=character)
+        else:
+            RoomSeat.objects.create(room=room, seat=seat, side=side_no, bot=bot,
+                                    name=f"{bot} bot", character=character)
     _start_if_picked(room)
     return room
 
@@ -285,6 +332,20 @@ def room_pick(*, room_id: int, user: User, character: Any,
         if room.status != Room.Status.PICKING or mine.character:
             raise RoomError(RoomErrorCode.STALE, "the characters are already picked")
         character = _lineup_checked(room.mode, character)
+        picked = owner_room_picks(room.match) if room.match is not None else None
+        if picked is not None and picked.pending:
+            raise RoomError(RoomErrorCode.PICKS_PENDING, picked.pending)
+        if picked is not None and picked.characters:
+            # the set's picks were revealed after the room opened: they are the characters
+            fixed = dict(zip(SEATS, picked.characters, strict=True))
+            if character != fixed.get(seat):
+                raise RoomError(RoomErrorCode.BAD_REQUEST,
+                                f"the set's character picks for this game are revealed: "
+                                f"{seat} plays {fixed.get(seat)!r}, not {character!r}")
+            for other in seats:
+                if other.seat != seat and not other.character and other.seat in fixed:
+                    other.character = fixed[other.seat]
+                    other.save(update_fields=["character"])
         partner = partner_seat(room, seats, seat)
         if partner is not None and any(s.seat == partner and s.character == character
                                        for s in seats):

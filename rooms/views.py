@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
-from matches.owners import owner_room_decision_seconds
+from matches.owners import owner_room_decision_seconds, owner_room_picks
 from rooms import games, services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
@@ -64,13 +64,17 @@ def match_room(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _open_context(match: Match) -> dict[str, object]:
     # An event's match: the event sets the clock (0: none); None: the opener may choose one.
-    return {"match": match, "event_clock": owner_room_decision_seconds(match)}
+    # A set's character picks still hidden or missing: the room waits for them.
+    picked = owner_room_picks(match)
+    return {"match": match, "event_clock": owner_room_decision_seconds(match),
+            "picks_pending": picked.pending if picked is not None else ""}
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def practice_new(request: HttpRequest) -> HttpResponse:
-    """Practice: against a bot (Versus), the rulebook's Training bot, or a Survival run."""
+    """Practice: against a bot (Versus), a Tag Team against two bots, the rulebook's Training
+    bot, or a Survival run."""
     characters = games.playable_characters()
     status = 200
     if request.method == "POST":
@@ -83,7 +87,9 @@ def practice_new(request: HttpRequest) -> HttpResponse:
                 user=request.user, name=request.user.get_username(),
                 mode=request.POST.get("mode", "versus"),
                 bot=request.POST.get("bot", "greedy"),
-                character=request.POST.get("character", ""),
+                # Tag Team: the player's two characters, the first and its partner
+                character=",".join(filter(None, (request.POST.get("character", ""),
+                                                 request.POST.get("partner", "")))),
                 bot_character=request.POST.get("bot_character", ""),
                 run_length=int(raw),
             )

@@ -78,7 +78,12 @@
                                    s.acting.includes(seatInfo.seat)));
     }
     choices.replaceChildren();
-    if (s.characters && s.team_size > 1) {
+    if (s.picks_pending) {
+      // a set's character picks are still hidden or missing: the room waits for them
+      title.textContent = "Waiting for the set's character picks";
+      choices.appendChild(el("p", {id: "picks-pending", role: "status"},
+        `The game starts with the characters picked on the set's page: ${s.picks_pending}.`));
+    } else if (s.characters && s.team_size > 1) {
       // a team mode: the whole lineup at once, in the order it is declared
       title.textContent = `Pick your ${s.team_size} characters, in order (hidden until both sides have picked)`;
       const form = el("form", {id: "lineup"});

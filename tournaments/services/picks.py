@@ -211,3 +211,41 @@ def check_picks(s: Set, games: Sequence[Any], *, first_number: int = 1) -> None:
                     f"picked {picked}",
                     game=number, side=side,
                 )
+
+
+def picks_for_room(s: Set) -> tuple[dict[str, str], str] | None:
+    """The next game's characters as the pick flow fixes them, for the game's match room.
+
+    None when no side has locked a pick for that game (the players pick in the room); else
+    each side's character name where it is known (revealed, or kept by the rule) and, when a
+    side's is not, a sentence saying what is still hidden or missing (else "").
+    """
+    event = s.stage.event
+    if not picks_apply(event):
+        return None
+    games = _games(s)
+    number = len(games) + 1
+    picks = {p.side: p for p in CharacterPick.objects.filter(set=s, game_number=number)}
+    if not picks:
+        return None
+    known: dict[str, str] = {}
+    missing: list[str] = []
+    for side in ("a", "b"):
+        kind = pick_kind(event, games, number, side)
+        pick = picks.get(side)
+        if kind == KEPT:
+            kept = _kept_character(s, games, number, side)
+            if kept:
+                known[side] = kept
+                continue
+        if pick is not None and pick.is_revealed:
+            known[side] = pick.character
+        elif pick is not None:
+            missing.append(f"side {side.upper()}'s pick is locked and hidden")
+        else:
+            missing.append(f"side {side.upper()} has not locked a pick")
+    if not missing:
+        return known, ""
+    return known, (f"game {number}'s character picks are not revealed yet: "
+                   f"{' and '.join(missing)}; the room opens with the picked characters once "
+                   "both are revealed (pick on the set's page)")

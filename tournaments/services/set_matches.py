@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import AuditEntry, Match
+from matches.owners import RoomPicks
 from matches.services import match_cancel, match_create
 from rules_engine.cards import characters as engine_characters
 from tournaments.errors import TournamentError, TournamentErrorCode
@@ -283,6 +284,28 @@ class SetMatchOwner:
                 return None
             lineups.append([c for c in lineup if c is not None])
         return lineups[0], lineups[1]
+
+    def room_picks(self, match: Match) -> RoomPicks | None:
+        """A Versus set's character picks for the game the match plays (entrant A's for side
+        1), as engine ids, or why they are pending; None without picks for that game."""
+        from tournaments.services.picks import picks_for_room
+
+        if match.mode != Match.Mode.VERSUS:
+            return None
+        link = SetMatch.objects.select_related("set__stage__event").filter(match=match).first()
+        if link is None or link.is_recorded:
+            return None
+        answer = picks_for_room(link.set)
+        if answer is None:
+            return None
+        known, pending = answer
+        if pending:
+            return RoomPicks(pending=pending)
+        ids = {c.name.lower(): cid for cid, c in engine_characters().items()}
+        side_1, side_2 = (ids.get(known[side].lower()) for side in ("a", "b"))
+        if side_1 is None or side_2 is None:
+            return None  # a character the engine does not play: picked in the room
+        return RoomPicks(characters=(side_1, side_2))
 
     def result_override_apply(self, match: Match, actor: Any) -> None:
         if not SetMatch.objects.filter(match=match).exists():
