@@ -264,7 +264,7 @@ def _team_credits(
         if credit is not None:
             credit.counters["combos"] += 1
             credit.counters["combo_damage"] += int(combo.get("damage") or 0)
-    order = list(SEATS) + ["P3", "P4"]
+    order = (*SEATS, "P3", "P4")
     lost = {1: 0, 2: 0}
     largest = {1: 0, 2: 0}
     for turn in turns:
