@@ -117,6 +117,13 @@ def test_triple_threat_bouts_count_for_both_characters_and_in_the_chart(
         assert (overall.games, overall.wins) == (1, int(side.side == winner))
         h2h = HeadToHead.objects.get(mode=ALL_MODES, player=side.player)
         assert (h2h.games, h2h.wins) == (1, int(side.side == winner))
+        # per character, the player's bouts (as on the character pages)
+        per_character = PlayerStat.objects.filter(
+            mode=ALL_MODES, event_key=ALL_EVENTS, month=ALL_TIME, player=side.player,
+        ).exclude(character=ALL_CHARACTERS)
+        assert sum(r.games for r in per_character) == len(bouts)
+        assert sum(r.wins for r in per_character) == sum(
+            1 for _, _, won in bouts if won == ("A" if side.side == 1 else "B"))
 
 
 def test_tag_team_credits_every_character_and_adds_nothing_to_the_chart(
