@@ -22,6 +22,7 @@ from stats.models import (
     ALL_TIME,
     CharacterStat,
     ComboRecord,
+    GameRecord,
     GameSide,
     HeadToHead,
     PlayerStat,
@@ -209,10 +210,7 @@ def test_reextract_backfills_a_team_record_stored_before_the_character_rows(
     counted = snapshot()
     GameSide.objects.filter(game_id=tt.pk, for_players=False).delete()
     GameSide.objects.filter(game_id=tt.pk).update(for_characters=True)
-    tt_record = tt.pk
-    from stats.models import GameRecord
-
-    GameRecord.objects.filter(pk=tt_record).update(fingerprint="before")
+    GameRecord.objects.filter(pk=tt.pk).update(fingerprint="before")
     stats_rebuild()
     assert snapshot() != counted
     assert CharacterStat.objects.filter(mode=ALL_MODES, event_key=ALL_EVENTS,
