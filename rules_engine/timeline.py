@@ -202,6 +202,9 @@ class PlayerTurn:
     life: int
     knocked_down: bool
     knocked_down_next: bool
+    # how many times this seat was knocked down this turn (two in one turn happen); for the
+    # per-bout statistics, not in ``to_dict`` (``knocked_down_next`` says whether any)
+    knockdowns_taken: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -697,6 +700,7 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
             knocked_down=fighter.knocked_down if fighter is not None
             else game.players[p].knocked_down if turn == game.turn else False,
             knocked_down_next=knocked > 0,
+            knockdowns_taken=knocked,
         ))
     result = None
     if combat is not None:

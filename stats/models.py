@@ -2,8 +2,16 @@
 
 Glossary: a *game record* is one match whose final result is a verified log (``GameRecord``),
 with one *side* per seat (``GameSide``: P1 is side 1, P2 side 2) and every combo that hit
-(``ComboRecord``). The pages never scan those rows: they read *aggregates*, rows keyed by a
-*scope* (mode, event, month) that a task updates on each result and the rebuild recomputes.
+(``ComboRecord``). A side row counts the match for its *players* (``for_players``: players'
+records, head-to-head) and for its *character* (``for_characters``: character records, the
+matchup chart, players' records per character). A Versus side does both. A team match has one
+players' row per side and separate character rows (``stats.facts.CreditFacts``): Triple Threat
+one per side and *bout* (character against character), Tag Team and Dramatic Battle one per
+character that played (``member``), against no opponent character (``""``), so that they stay
+out of the one-on-one matchup chart.
+
+The pages never scan those rows: they read *aggregates*, rows keyed by a *scope* (mode, event,
+month) that a task updates on each result and the rebuild recomputes.
 
 A scope key uses sentinels for "all": ``mode == ""`` (every mode), ``event_key == 0`` (every
 game, with or without an event), ``month == ALL_TIME`` (every month). Each game adds to every
@@ -100,7 +108,8 @@ class SideCounters(models.Model):
 
 
 class GameSide(SideCounters):
-    """One seat of a game record: who played which character against whom, and what they did."""
+    """One seat of a game record (or, in a team match, one character's bout or appearance):
+    who played which character against whom, and what they did."""
 
     class Result(models.TextChoices):
         WIN = "win", "Win"
@@ -114,6 +123,14 @@ class GameSide(SideCounters):
     character = models.CharField(max_length=32)
     opponent_character = models.CharField(max_length=32)
     result = models.CharField(max_length=4, choices=Result.choices)
+    # Team matches: Triple Threat's bout (1, 2, ...) of a character row, else 0; Tag Team and
+    # Dramatic Battle's character (1, 2 in the side's seating order) of a character row, else 0.
+    bout = models.PositiveSmallIntegerField(default=0)
+    member = models.PositiveSmallIntegerField(default=0)
+    # What the row counts for: the match for the players (one row per side), the character's
+    # record (Versus: the same row; team modes: per bout or per character that played).
+    for_players = models.BooleanField(default=True)
+    for_characters = models.BooleanField(default=True)
     # The largest damage deficit this side faced at the end of a turn (life lost minus the
     # opponent's), whoever won: life totals differ by character, lost life does not.
     largest_deficit = models.PositiveIntegerField(default=0)
@@ -126,7 +143,8 @@ class GameSide(SideCounters):
     class Meta:
         ordering = ["-played_at", "game_id", "seat"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "seat"], name="gameside_one_per_seat"),
+            models.UniqueConstraint(fields=["game", "seat", "bout", "member"],
+                                    name="gameside_one_per_seat_bout_member"),
             models.CheckConstraint(condition=models.Q(seat__in=[1, 2]), name="gameside_seat"),
         ]
         indexes = [
@@ -162,7 +180,9 @@ class ComboRecord(models.Model):
 
 
 class CharacterStat(SideCounters):
-    """The games of ``character`` against ``opponent`` in one scope (sums of their sides)."""
+    """The games of ``character`` against ``opponent`` in one scope (sums of their character
+    rows): Versus games and Triple Threat bouts one-on-one; Tag Team and Dramatic Battle
+    appearances against ``opponent == ""`` (not in the matchup chart)."""
 
     mode = models.CharField(max_length=20, blank=True)
     event_key = models.PositiveIntegerField()
@@ -188,7 +208,8 @@ class CharacterStat(SideCounters):
 
 
 class PlayerStat(models.Model):
-    """A player's games in one scope, with one character or all (``character == ""``)."""
+    """A player's games in one scope, with one character or all (``character == ""``): all
+    counts each match once; per character counts its rows (Triple Threat: bouts)."""
 
     mode = models.CharField(max_length=20, blank=True)
     event_key = models.PositiveIntegerField()

@@ -5,6 +5,11 @@ the per-game rows in bulk: the number of queries is fixed and the rows read grow
 number of characters, months and (for a player) opponents, not with the number of games. The
 per-game rows are read only through an index and a small limit (the most damaging combos, the
 biggest comeback, a player's latest games).
+
+What a character's numbers count: Versus games, Triple Threat bouts (each a one-on-one fight)
+and Tag Team / Dramatic Battle matches (the team's result, for every character that played);
+the matchup chart counts only the one-on-one ones (Versus games and Triple Threat bouts). A
+player's overall record counts each match once.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from django.db.models import Q, QuerySet, Sum
 
 from matches.models import SOLO_MODES, Match, Player
 from rules_engine.cards import characters
+from stats.facts import NO_OPPONENT
 from stats.models import (
     ALL_CHARACTERS,
     ALL_EVENTS,
@@ -226,7 +232,7 @@ def character_stats(*, character: str, scope: Scope) -> CharacterStats:
     }
     best = (
         GameSide.objects.filter(scope.rows_filter(), character=character,
-                                deficit_overcome__gt=0)
+                                for_characters=True, deficit_overcome__gt=0)
         .order_by("-deficit_overcome", "-played_at").values("game_id", "deficit_overcome")
         .first()
     )
@@ -291,11 +297,12 @@ class MatchupChart:
 
 
 def matchup_chart(*, scope: Scope) -> MatchupChart:
-    """Every character against every other in a scope (one query)."""
+    """Every character against every other in a scope (one query): Versus games and Triple
+    Threat bouts (Tag Team and Dramatic Battle have no one-on-one pairing: not here)."""
     cells = {
         (row["character"], row["opponent"]): _record(row)
         for row in CharacterStat.objects.filter(scope.aggregate_filter())
-        .order_by().values("character", "opponent")
+        .exclude(opponent=NO_OPPONENT).order_by().values("character", "opponent")
         .annotate(games=Sum("games"), wins=Sum("wins"), draws=Sum("draws"))
     }
     return MatchupChart(scope=scope, characters=roster(), cells=cells)
@@ -405,7 +412,7 @@ def player_stats(*, player: Player, scope: Scope, opponent: Player | None = None
     )
     history.reverse()
     recent = list(
-        GameSide.objects.filter(scope.rows_filter(), player=player)
+        GameSide.objects.filter(scope.rows_filter(), player=player, for_players=True)
         .order_by("-played_at", "-game_id")
         .values("game_id", "played_at", "character", "opponent_character",
                 "opponent__display_name", "result")[:10]

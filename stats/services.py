@@ -7,8 +7,10 @@ organizer's override to another result (or one without a log) takes the game out
 back to the log's result puts it in again. The record keeps a fingerprint of what it was built
 from, and every aggregate change happens under one lock row, subtracting exactly what the old
 record added and adding what the new one adds: a redelivered task, a retry or two tasks racing
-change the numbers once. ``stats_rebuild`` recomputes every aggregate from the records (and,
-with ``reextract``, every record from its log) and gives the same numbers.
+change the numbers once. A team match adds one players' row per side and its characters' rows
+(``stats.models`` says which row counts for what). ``stats_rebuild`` recomputes every
+aggregate from the records (and, with ``reextract``, every record from its log) and gives the
+same numbers.
 """
 
 from __future__ import annotations
@@ -83,8 +85,13 @@ def _source(match: Match) -> tuple[VerificationRun, int | None] | None:
     return run, verdict_side
 
 
+# What a record holds changed (2: team matches' character rows): a changed fingerprint makes
+# ``stats_rebuild --reextract`` rebuild every stored record.
+RECORD_VERSION = 2
+
+
 def _fingerprint(match: Match, run: VerificationRun, event_id: int | None) -> str:
-    parts = [match.result_log_id, run.pk, run.engine_version, match.winner_side,
+    parts = [RECORD_VERSION, match.result_log_id, run.pk, run.engine_version, match.winner_side,
              match.is_draw, match.mode, event_id]
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
@@ -101,20 +108,29 @@ def _scopes(mode: str, event_key: int, month: dt.date) -> Iterator[tuple[str, in
 
 
 def _side_deltas(side: dict[str, Any], sign: int, out: Deltas) -> None:
-    """What one side adds to (sign 1) or takes from (sign -1) every aggregate."""
+    """What one side row adds to (sign 1) or takes from (sign -1) every aggregate: a character
+    row to the character's (and the player's per character), a players' row to the player's
+    overall record and head-to-head."""
     won = int(side["result"] == GameSide.Result.WIN)
     drawn = int(side["result"] == GameSide.Result.DRAW)
     base = {"games": sign, "wins": sign * won, "draws": sign * drawn}
     counters = {name: sign * side[name] for name in SIDE_COUNTERS}
     for mode, event_key, month in _scopes(side["mode"], side["event_key"], side["month"]):
-        key = (mode, event_key, month, side["character"], side["opponent_character"])
-        row = out[CharacterStat][key]
-        for name, value in {**base, **counters}.items():
-            row[name] = row.get(name, 0) + value
-        for character in (side["character"], ALL_CHARACTERS):
+        characters = []
+        if side["for_characters"]:
+            key = (mode, event_key, month, side["character"], side["opponent_character"])
+            row = out[CharacterStat][key]
+            for name, value in {**base, **counters}.items():
+                row[name] = row.get(name, 0) + value
+            characters.append(side["character"])
+        if side["for_players"]:
+            characters.append(ALL_CHARACTERS)
+        for character in characters:
             row = out[PlayerStat][(mode, event_key, month, side["player_id"], character)]
             for name, value in base.items():
                 row[name] = row.get(name, 0) + value
+    if not side["for_players"]:
+        return
     for mode in (side["mode"], ALL_MODES):
         row = out[HeadToHead][(mode, side["player_id"], side["opponent_id"])]
         for name, value in base.items():
@@ -182,6 +198,8 @@ def _record_create(
     players: dict[int, int] = {}
     for seat, player_id in match.sides.order_by("side", "order").values_list("side", "player_id"):
         players.setdefault(seat, player_id)  # a team's first player speaks for the side
+    team = bool(facts.credits)  # a team match: its characters have rows of their own
+    event_key = event_id or ALL_EVENTS
     sides = []
     for seat, side in facts.sides.items():
         other = facts.sides[3 - seat]
@@ -193,14 +211,25 @@ def _record_create(
             game=record, seat=seat, player_id=players[seat], opponent_id=players[3 - seat],
             character=side.character, opponent_character=other.character, result=result,
             largest_deficit=side.largest_deficit, mode=match.mode,
-            event_key=event_id or ALL_EVENTS, month=month, played_at=played_at,
-            **side.counters,
+            event_key=event_key, month=month, played_at=played_at,
+            for_characters=not team, **side.counters,
+        ))
+    for credit in facts.credits:
+        sides.append(GameSide(
+            game=record, seat=credit.seat, bout=credit.bout, member=credit.member,
+            for_players=False, player_id=players[credit.seat],
+            opponent_id=players[3 - credit.seat], character=credit.character,
+            opponent_character=credit.opponent_character, result=credit.result,
+            largest_deficit=credit.largest_deficit, mode=match.mode, event_key=event_key,
+            month=month, played_at=played_at, **credit.counters,
         ))
     GameSide.objects.bulk_create(sides)
     ComboRecord.objects.bulk_create(
         ComboRecord(
-            game=record, seat=c.seat, turn=c.turn, character=facts.sides[c.seat].character,
-            opponent_character=facts.sides[3 - c.seat].character, cards=c.cards,
+            game=record, seat=c.seat, turn=c.turn,
+            character=c.character or facts.sides[c.seat].character,
+            opponent_character=c.opponent_character if c.character
+            else facts.sides[3 - c.seat].character, cards=c.cards,
             damage=c.damage, mode=match.mode, event_key=event_id or ALL_EVENTS, month=month,
         )
         for c in facts.combos
@@ -312,6 +341,7 @@ def _rebuild_aggregates() -> dict[str, int]:
     HeadToHead.objects.all().delete()
     created = {"character": 0, "player": 0, "head_to_head": 0}
     q = connection.ops.quote_name
+    for_characters, for_players = q("for_characters"), q("for_players")  # boolean columns
     for all_modes in (False, True):
         for all_events in (False, True):
             for all_time in (False, True):
@@ -325,22 +355,22 @@ def _rebuild_aggregates() -> dict[str, int]:
                 created["character"] += _insert_grouped(
                     CharacterStat, scope=scope,
                     group={"character": "character", "opponent": "opponent_character"},
-                    sums=SIDE_COUNTERS, where=where,
+                    sums=SIDE_COUNTERS, where=f"{where} AND {for_characters}",
                 )
                 created["player"] += _insert_grouped(
                     PlayerStat, scope=scope,
                     group={"player_id": "player_id", "character": "character"},
-                    sums=(), where=where,
+                    sums=(), where=f"{where} AND {for_characters}",
                 )
                 created["player"] += _insert_grouped(
                     PlayerStat, scope={**scope, "character": ALL_CHARACTERS},
-                    group={"player_id": "player_id"}, sums=(), where=where,
+                    group={"player_id": "player_id"}, sums=(), where=f"{where} AND {for_players}",
                 )
     for all_modes in (False, True):
         created["head_to_head"] += _insert_grouped(
             HeadToHead, scope={"mode": ALL_MODES if all_modes else None},
             group={"player_id": "player_id", "opponent_id": "opponent_id"}, sums=(),
-            where="1 = 1",
+            where=for_players,
         )
     return created
 

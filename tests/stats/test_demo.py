@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.db.models import F
 from django.urls import reverse
 
-from matches.models import Match
+from matches.models import Match, VerificationRun
 from stats.models import CharacterStat, GameRecord
 from tests.stats.helpers import snapshot
 from tournaments.models import Event
@@ -33,7 +34,13 @@ def test_seed_demo_fills_the_statistics(client) -> None:
     call_command("seed_demo", verbosity=0)
     assert snapshot() == counted
     chart = client.get(reverse("stats:matchups")).context["chart"]
-    assert sum(r.games for r in chart.cells.values()) == 2 * GameRecord.objects.count()
+    # one-on-one: each Versus game and each Triple Threat bout, once for each character
+    versus_games = GameRecord.objects.filter(mode=Match.Mode.VERSUS).count()
+    bouts = sum(len(run.verdict["facts"]["bouts"]) for run in VerificationRun.objects.filter(
+        log__match__mode=Match.Mode.TRIPLE_THREAT, status=VerificationRun.Status.LEGAL,
+        log__match__result_log=F("log")))
+    assert bouts > GameRecord.objects.filter(mode=Match.Mode.TRIPLE_THREAT).count()
+    assert sum(r.games for r in chart.cells.values()) == 2 * (versus_games + bouts)
 
 
 def test_demo_player_page_has_results_placements_and_rating(client) -> None:
@@ -48,7 +55,8 @@ def test_demo_player_page_has_results_placements_and_rating(client) -> None:
     entrant = Entrant.objects.filter(event=weekly).order_by("seed").first()
     player = Player.objects.get(entries__entrant=entrant)
     stats = client.get(reverse("stats:player", args=[player.pk])).context["stats"]
-    assert stats.overall.games == GameSide.objects.filter(player=player).count() > 0
+    assert stats.overall.games == GameSide.objects.filter(player=player,
+                                                          for_players=True).count() > 0
     placement = next(p for p in stats.placements if p["event_slug"] == weekly.slug)
     assert 1 <= placement["rank"] <= placement["entrants"] == weekly.entrants.count()
     entrants = Entrant.objects.filter(members__player=player)
