@@ -29,13 +29,13 @@ Responsibility: Persephone's ability hooks. Decisions of this module's making
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
 from rules_engine.actions import Action, Commit, Pass, UseAbility
 from rules_engine.cards import Card, Character, MoveType, Rank
-from rules_engine.characters import CharacterRules
+from rules_engine.characters import OneCardCounterRules
 from rules_engine.errors import RuleViolation
 from rules_engine.journal import DamageDealt, Knockdown
 from rules_engine.state import Zone
@@ -65,7 +65,7 @@ def _value(c: Card) -> int:
     return 100 if c.is_joker or c.rank is None else int(c.rank)
 
 
-class PersephoneRules(CharacterRules):
+class PersephoneRules(OneCardCounterRules):
     """Persephone with every ability implemented.
 
     Greedy bot heuristic (:meth:`bot_choice`): Dominance fetches the highest rank each time
@@ -81,6 +81,8 @@ class PersephoneRules(CharacterRules):
     """
 
     abilities_implemented = True
+    COUNTER = DO_AS_TOLD
+    COUNTER_RANK = Rank.NINE
     ability_notes: ClassVar[dict[str, str]] = {
         DOMINANCE: "Whenever she knocks the opponent down (end of combat, before the combat "
                    "cards are discarded): she may take one non-Joker card from her discard pile "
@@ -318,33 +320,9 @@ class PersephoneRules(CharacterRules):
         return False
 
     # --- Do As Told (9, Reaction) --------------------------------------------------------------
-    def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
-        """CTR-1: a 9 in hand (Aces, Jokers and innates are never offered to counters)."""
-        return any(c.rank is Rank.NINE for c in ps.hand)
-
-    def counter_options(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> list[Action]:
-        return [UseAbility(DO_AS_TOLD, c) for c in _distinct(ps.hand) if c.rank is Rank.NINE]
-
-    def check_counter(self, ctx: AbilityContext,
-                      ps: PlayerState, ability: str, action: Action) -> None:
-        if isinstance(action, Pass):
-            return
-        if not isinstance(action, UseAbility) or action.ability != DO_AS_TOLD:
-            raise RuleViolation("CTR-2", "only a counter (Do As Told) or a pass may answer an "
-                                         "ability being played")
-        if action.card is None or action.card.rank is not Rank.NINE or action.card not in ps.hand:
-            raise RuleViolation("CTR-1", "Do As Told is played with a 9 from hand")
-        if action.cards or action.option:
-            raise RuleViolation("CTR-1", "Do As Told has no other cost or choice")
-
-    def pay_counter(self, ctx: AbilityContext,
-                    ps: PlayerState, action: Action) -> Callable[[], None]:
-        assert isinstance(action, UseAbility) and action.card is not None
-        ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)
-        return lambda: None  # CTR-3: no cost but the 9, which stays discarded
-
-    def counter_name(self, action: Action) -> str:
-        return DO_AS_TOLD
+    def counter_cards(self, ps: PlayerState) -> list[Card]:
+        """The distinct 9s in hand, offered in card-code order."""
+        return [c for c in _distinct(ps.hand) if c.rank is Rank.NINE]
 
     def counter_resisted(self, ctx: AbilityContext, ps: PlayerState, owner: PlayerState,
                          action: Action) -> Generator[Decision, tuple[PlayerId, Action], bool]:
