@@ -38,7 +38,7 @@ from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules_engine import effects
-from rules_engine.actions import Action, Pass, UseAbility
+from rules_engine.actions import Action, Discard, Pass, UseAbility
 from rules_engine.cards import Card, Character, Rank
 from rules_engine.errors import RuleViolation
 from rules_engine.state import Zone
@@ -390,6 +390,30 @@ class OneCardCounterRules(CharacterRules):
 
     def counter_name(self, action: Action) -> str:
         return self.COUNTER
+
+
+def discards_a_card_of_their_choice(ctx: AbilityContext, ps: PlayerState, ability: str,
+                                    rule: str) -> Step:
+    """Card text "... discards a card of their choice" (Bleeding Wounds, War Stomp): ``ps``
+    picks one card of their hand and discards it; with one card they have no choice to make,
+    with none nothing happens. A wrong pick is a ``rule`` violation naming ``ability``."""
+    choices = list(dict.fromkeys(ps.hand))
+    if not choices:
+        return
+    if len(choices) == 1:
+        card = choices[0]
+    else:
+        def check(player: PlayerId, a: Action) -> None:
+            if not isinstance(a, Discard) or len(a.cards) != 1:
+                raise RuleViolation(rule, f"{ability}: discard exactly one card from hand")
+            if a.cards[0] not in ps.hand:
+                raise RuleViolation(rule, f"{a.cards[0]} is not in {player.name}'s hand")
+
+        _, a = yield from ctx.ask((ps.player,), rule, check,
+                                  lambda p: [Discard((c,)) for c in dict.fromkeys(ps.hand)])
+        assert isinstance(a, Discard)
+        card = a.cards[0]
+    ctx.move(ps, card, Zone.HAND, Zone.DISCARD)
 
 
 def _registry() -> dict[str, type[CharacterRules]]:
