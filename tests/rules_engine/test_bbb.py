@@ -13,7 +13,16 @@ from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt
 
-from .helpers import P1, P2, combo, commit, draw, fight, recorded_game
+from .helpers import (
+    P1,
+    P2,
+    assert_self_play_replays_legal,
+    combo,
+    commit,
+    draw,
+    fight,
+    recorded_game,
+)
 
 BBB = "2C 3C 4C 5C 6C JC QC"
 GRAVE = "5D 6D 7D 2D 3D 4D 9D"
@@ -245,16 +254,5 @@ def test_greedy_plays_overdrive_with_a_face_card() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: BBB against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
     assert "bbb" in IMPLEMENTED
-    for seed, (p1, p2) in enumerate([("bbb", opponent), (opponent, "bbb")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 13 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    assert_self_play_replays_legal("bbb", opponent, first_seed=13)

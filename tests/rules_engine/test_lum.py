@@ -14,7 +14,17 @@ from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt
 
-from .helpers import P1, P2, cards, combo, commit, draw, fight, recorded_game
+from .helpers import (
+    P1,
+    P2,
+    assert_self_play_replays_legal,
+    cards,
+    combo,
+    commit,
+    draw,
+    fight,
+    recorded_game,
+)
 
 GRAVE = "5D 6D 7D 2D 3D 4D 9D"
 ROLL, JACKPOT, POKER, BLACKJACK = "Roll the Dice", "Jackpot", "Poker Flourish", "Blackjack"
@@ -397,19 +407,8 @@ def test_greedy_bot_plays_jackpot_and_the_best_poker_hand() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Lum against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
     assert "lum" in IMPLEMENTED
-    for seed, (p1, p2) in enumerate([("lum", opponent), (opponent, "lum")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 14 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    assert_self_play_replays_legal("lum", opponent, first_seed=14)
 
 
 def test_rolling_panda_block_damage_none_or_first_edition_2() -> None:
