@@ -177,23 +177,10 @@ class GreedyBot:
         """The damage of the best run of combo moves from ``ps``'s hand after ``prev`` (None:
         a first move, CT-FIRST)."""
         best = 0
-        limit = ps.character.combo_limit
-        for c in dict.fromkeys(ps.hand):
-            if c.is_joker:
-                continue
-            for m in ps.character.moves_of(c):
-                if not m.is_attack_or_throw or m.requires is not None or m.extra_aces:
-                    continue
-                cost = m.combo_points or 0
-                if cost and spent + cost > limit:
-                    continue
-                if prev is not None and cb.follow_violation(prev, m, game.ruleset) is not None:
-                    continue
-                rest = list(ps.hand)
-                rest.remove(c)
-                closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
-                best = max(best, m.damage + (0 if closed else self._extend(
-                    game, ps, m, spent + cost, rest, 3)))
+        for _card, m, rest, cost in combo_continuations(game, ps, prev, ps.hand, spent):
+            closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+            best = max(best, m.damage + (0 if closed else self._extend(
+                game, ps, m, spent + cost, rest, 3)))
         return best
 
     @staticmethod
@@ -321,13 +308,14 @@ class GreedyBot:
         return best
 
 
-def combo_continuations(game: Game, ps: PlayerState, prev: Move, hand: Sequence[Card],
+def combo_continuations(game: Game, ps: PlayerState, prev: Move | None, hand: Sequence[Card],
                         spent: int) -> Iterator[tuple[Card, Move, list[Card], int]]:
     """The combo moves a bot considers after ``prev`` from ``hand`` (the greedy bot's combo
-    estimate, the strong bot's combo plan): each attack or throw of a non-Joker card that
-    follows ``prev`` (CB-4) and whose combo points fit the character's limit with ``spent``
-    already paid (CB-3); moves that need a state or extra Aces are left out. Yields the card,
-    the move, the hand without that card and the move's combo points, in hand order."""
+    estimates, the strong bot's combo plan): each attack or throw of a non-Joker card that
+    follows ``prev`` (CB-4; ``prev`` None: a first move, CT-FIRST) and whose combo points fit
+    the character's limit with ``spent`` already paid (CB-3); moves that need a state or extra
+    Aces are left out. Yields the card, the move, the hand without that card and the move's
+    combo points, in hand order."""
     limit = ps.character.combo_limit
     for c in dict.fromkeys(hand):
         if c.is_joker:
@@ -338,7 +326,7 @@ def combo_continuations(game: Game, ps: PlayerState, prev: Move, hand: Sequence[
             cost = m.combo_points or 0
             if cost and spent + cost > limit:
                 continue
-            if cb.follow_violation(prev, m, game.ruleset) is not None:
+            if prev is not None and cb.follow_violation(prev, m, game.ruleset) is not None:
                 continue
             rest = list(hand)
             rest.remove(c)
