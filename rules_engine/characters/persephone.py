@@ -65,6 +65,25 @@ def _value(c: Card) -> int:
     return 100 if c.is_joker or c.rank is None else int(c.rank)
 
 
+def weakest_commit(seat: PlayerState, legal: Sequence[Action]) -> Commit | None:
+    """BOT-PERSEPHONE's "worst possible choices" for a seat she controls at C1: of the attacks
+    and throws in ``legal`` that are neither a Joker nor an Ace, the least damaging, then the
+    slowest (printed numbers; then card code); None when there is no such commit."""
+    commits = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
+               and not a.card.is_ace and a.move in (MoveType.ATTACK, MoveType.THROW)]
+    if not commits:
+        return None
+
+    def weakness(a: Commit) -> tuple[int, int, str]:
+        assert a.move is not None
+        m = seat.character.find_move(a.card, a.move, a.name)
+        if m is None:
+            return (0, 0, a.card.code)
+        return (m.damage, -(m.speed or 0), a.card.code)
+
+    return min(commits, key=weakness)
+
+
 class PersephoneRules(OneCardCounterRules):
     """Persephone with every ability implemented.
 
@@ -376,16 +395,9 @@ class PersephoneRules(OneCardCounterRules):
                        legal: Sequence[Action]) -> Action | None:
         if Pass() in legal:
             return Pass()
-        commits = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
-                   and not a.card.is_ace and a.move in (MoveType.ATTACK, MoveType.THROW)]
-        if commits:
-            def weakness(a: Commit) -> tuple[int, int, str]:
-                assert a.move is not None
-                m = seat.character.find_move(a.card, a.move, a.name)
-                if m is None:
-                    return (0, 0, a.card.code)
-                return (m.damage, -(m.speed or 0), a.card.code)
-            return min(commits, key=weakness)
+        worst = weakest_commit(seat, legal)
+        if worst is not None:
+            return worst
         if any(isinstance(a, Commit) for a in legal):
             return legal[0]
         return None

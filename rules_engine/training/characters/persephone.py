@@ -23,9 +23,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
-from rules_engine.actions import Action, Combo, Commit, Pass, UseAbility
-from rules_engine.cards import Card, MoveType
-from rules_engine.characters.persephone import BARE_YOUR_SOUL, DO_AS_TOLD, DOMINANCE, MISTRESS
+from rules_engine.actions import Action, Combo, Pass, UseAbility
+from rules_engine.cards import Card
+from rules_engine.characters.persephone import (
+    BARE_YOUR_SOUL,
+    DO_AS_TOLD,
+    DOMINANCE,
+    MISTRESS,
+    weakest_commit,
+)
 from rules_engine.state import Decision, PlayerState
 from rules_engine.training.characters.base import BotRules
 
@@ -92,15 +98,4 @@ class PersephoneBot(BotRules):
         """Mistress's Command: the worst possible choices for the human."""
         if Pass() in legal:
             return Pass()
-        commits = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
-                   and not a.card.is_ace and a.move in (MoveType.ATTACK, MoveType.THROW)]
-        if not commits:
-            return None
-
-        def weakness(a: Commit) -> tuple[int, int, str]:
-            assert a.move is not None
-            m = seat.character.find_move(a.card, a.move, a.name)
-            if m is None:
-                return (0, 0, a.card.code)
-            return (m.damage, -(m.speed or 0), a.card.code)
-        return min(commits, key=weakness)
+        return weakest_commit(seat, legal)
