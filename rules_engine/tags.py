@@ -349,13 +349,7 @@ class CombatTags:
         partner = self._ace_partner(game, ps)
         if partner is None:
             raise RuleViolation("TAG-PU-1", f"{ps.character.name}'s partner cannot tag in")
-        if len(set(action.sets)) != len(action.sets):
-            raise RuleViolation("PU-2", "the same card is named twice")
-        for c in action.sets:
-            if c not in ps.hand:
-                raise RuleViolation("PU-2", f"{c} is not in {ps.player.name}'s hand")
-            if not game.modifiers.fold(POWER_UP_WITH, ps, c, True):
-                raise RuleViolation("PU-2", f"{c} cannot be used to power up (card text)")
+        game.check_power_up_sets(ps, action.sets)
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         if owed < 1:
             raise RuleViolation("TAG-PU-1", "an Ace tag needs at least 1 Ace owed this Power "

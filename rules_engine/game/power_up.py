@@ -85,13 +85,7 @@ class PowerUpSteps(GameCore):
     def _check_power_up(self, ps: PlayerState, action: Action, chain: int) -> None:
         if not isinstance(action, PowerUp):
             raise RuleViolation("PU-1", "Power Up: discard sets and take Aces, or take nothing")
-        if len(set(action.sets)) != len(action.sets):
-            raise RuleViolation("PU-2", "the same card is named twice")
-        for c in action.sets:
-            if c not in ps.hand:
-                raise RuleViolation("PU-2", f"{c} is not in {ps.player.name}'s hand")
-            if not self.modifiers.fold(POWER_UP_WITH, ps, c, True):
-                raise RuleViolation("PU-2", f"{c} cannot be used to power up (card text)")
+        self.check_power_up_sets(ps, action.sets)
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         if not action.sets and not action.from_discard and not action.from_deck:
             return  # PU-1: powering up is optional
