@@ -479,11 +479,8 @@ class StrongBot:
         """KD-4 / KD-5: a knocked-down player's dodge, or block mixed up by a normal attack."""
         if not ps.knocked_down:
             return o.kind
-        if o.kind == cb.DODGE:
-            return cb.NONE
-        if o.kind == cb.BLOCK and other.kind == cb.ATTACK and other.move is not None \
-                and o.card is not None and o.card.rank is not None \
-                and cb.is_mixup(o.card.rank, other.move, game.ruleset):
+        rank = o.card.rank if o.card is not None else None
+        if cb.knockdown_voids(o.kind, rank, other.kind, other.move, game.ruleset):
             return cb.NONE
         return o.kind
 
