@@ -34,7 +34,6 @@ from rules_engine import combat as cb
 from rules_engine.actions import Combo, Tag
 from rules_engine.cards import Card, ComboType, Move, MoveType
 from rules_engine.errors import RuleViolation
-from rules_engine.journal import JokerUsed
 from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, POWER_UP_WITH, Expiry, Modifier
 from rules_engine.state import ComboEntry, ComboRun, PlayerState
 from rules_engine.types import PlayerId
@@ -361,11 +360,7 @@ class CombatTags:
         partner becomes active and takes the owed Aces from its own piles (PU-5, PU-6)."""
         partner = self._ace_partner(game, ps)
         assert partner is not None
-        for c in action.sets:
-            ps.hand.remove(c)
-            game.discard(ps, c)
-            if c.is_joker:
-                game.journal.record(JokerUsed(game.turn, "P2", ps.player, "power_up_set"))
+        game.discard_power_up_sets(ps, action.sets)
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         side = game.table.side_of(ps.player)
         self._ace_tagged[side] = game.turn

@@ -34,7 +34,16 @@ from rules_engine.errors import (
     LogPosition,
     RuleViolation,
 )
-from rules_engine.journal import ComboEnded, DamageDealt, Drew, Event, Healed, Journal, Knockdown
+from rules_engine.journal import (
+    ComboEnded,
+    DamageDealt,
+    Drew,
+    Event,
+    Healed,
+    JokerUsed,
+    Journal,
+    Knockdown,
+)
 from rules_engine.modes import Bout, ModeRules
 from rules_engine.modifiers import (
     COMBO_MOVE,
@@ -1134,6 +1143,15 @@ class GameCore:
                 raise RuleViolation("PU-2", f"{c} is not in {ps.player.name}'s hand")
             if not self.modifiers.fold(POWER_UP_WITH, ps, c, True):
                 raise RuleViolation("PU-2", f"{c} cannot be used to power up (card text)")
+
+    def discard_power_up_sets(self, ps: PlayerState, sets: Sequence[Card]) -> None:
+        """PU-2 (P2): ``ps`` discards the cards named for sets, in a Power Up or an Ace tag
+        (TAG-PU-1); a Joker among them is journaled as used for a set."""
+        for c in sets:
+            ps.hand.remove(c)
+            self.discard(ps, c)
+            if c.is_joker:
+                self.journal.record(JokerUsed(self.turn, "P2", ps.player, "power_up_set"))
 
     def search_target(self, ps: PlayerState, c: Card, power_up: bool = False) -> bool:
         """Whether an ACE-SEARCH may take ``c``: an Ace, or in a Power Up search (P5) a card
