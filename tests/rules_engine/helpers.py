@@ -129,3 +129,15 @@ def assert_self_play_replays_legal(character_id: str, opponent: str, first_seed:
             assert verdict.final["position"] == game.fingerprint()
             assert verdict.to_dict()["abilities_complete"] is (
                 p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+
+
+def deal_hand(g: Game, seat: PlayerId, codes: str) -> None:
+    """A position set up for the test: ``seat``'s hand is exactly ``codes``, taken from its
+    deck (the cards it held go back to the deck first)."""
+    ps = g.state(seat)
+    ps.deck.extend(ps.hand)
+    ps.hand.clear()
+    for code in codes.split():
+        c = card(code)
+        ps.deck.remove(c)
+        ps.hand.append(c)
