@@ -60,8 +60,9 @@ def _distinct(cards: list[Card]) -> list[Card]:
     return sorted(dict.fromkeys(cards), key=lambda c: c.code)
 
 
-def _value(c: Card) -> int:
-    """How much a player wants a card (Jokers and Aces most)."""
+def card_worth(c: Card) -> int:
+    """How much a player wants a card, for Persephone's bots: its rank, Aces (14) and Jokers
+    (100) most."""
     return 100 if c.is_joker or c.rank is None else int(c.rank)
 
 
@@ -373,7 +374,7 @@ class PersephoneRules(OneCardCounterRules):
             return None
         first = uses[0]
         if first.ability == DOMINANCE:
-            return max(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
+            return max(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
         if first.ability == DO_AS_TOLD:
             if first.option == TAKE_10:  # asked to pay the price for her own ability
                 return first if ps.life > 30 else Pass()
@@ -384,12 +385,12 @@ class PersephoneRules(OneCardCounterRules):
         if first.card is not None:  # the draw-phase window
             return first if opp.deck and not opp.face_up else Pass()
         if Pass() in legal:  # one of the opponent's draws
-            low = min(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
-            return low if _value(low.cards[0]) <= 6 else Pass()
+            low = min(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
+            return low if card_worth(low.cards[0]) <= 6 else Pass()
         if len(uses) == 1:
             return first
         # discarding down to 3: the opponent's most valuable face-up cards go
-        return max(uses, key=lambda a: sum(_value(c) for c in a.cards))
+        return max(uses, key=lambda a: sum(card_worth(c) for c in a.cards))
 
     def control_choice(self, ctx: AbilityContext, ps: PlayerState, seat: PlayerState,
                        legal: Sequence[Action]) -> Action | None:

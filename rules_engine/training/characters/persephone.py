@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Combo, Pass, UseAbility
-from rules_engine.cards import Card
 from rules_engine.characters.persephone import (
     BARE_YOUR_SOUL,
     DO_AS_TOLD,
     DOMINANCE,
     MISTRESS,
+    card_worth,
     weakest_commit,
 )
 from rules_engine.state import Decision, PlayerState
@@ -38,11 +38,6 @@ from rules_engine.training.characters.base import BotRules
 if TYPE_CHECKING:
     from rules_engine.cards import Move
     from rules_engine.game.core import GameCore
-
-
-def _value(c: Card) -> int:
-    """How much a player wants a card: its rank, Aces (and Jokers) highest."""
-    return 100 if c.is_joker or c.rank is None else 14 if c.is_ace else int(c.rank)
 
 
 class PersephoneBot(BotRules):
@@ -60,7 +55,7 @@ class PersephoneBot(BotRules):
             return None
         first = uses[0]
         if first.ability == DOMINANCE:
-            return max(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
+            return max(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
         if first.ability == DO_AS_TOLD and first.option is None:
             return first  # TR-11: counter whatever it can
         if first.ability != BARE_YOUR_SOUL:
@@ -69,9 +64,9 @@ class PersephoneBot(BotRules):
         if first.card is not None:  # the draw-phase window
             return first if human.deck else Pass()
         if Pass() in legal:  # one of the human's draws: the face-up card worth least
-            return min(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
+            return min(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
         # discarding down to 3: the face-up cards worth most to the human go
-        return max(uses, key=lambda a: (sum(_value(c) for c in a.cards),
+        return max(uses, key=lambda a: (sum(card_worth(c) for c in a.cards),
                                         tuple(c.code for c in a.cards)))
 
     @staticmethod
