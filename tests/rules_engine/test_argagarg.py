@@ -13,18 +13,8 @@ from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt
 from rules_engine.ruleset import ProtectiveWard, Ruleset
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    combo,
-    commit,
-    draw,
-    fight,
-    finish_turn,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 WARD = "Protective Ward"
@@ -291,7 +281,7 @@ def test_greedy_wards_against_attacks_and_counters() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 12: Argagarg against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("argagarg", opponent, first_seed=11)
+    helpers.assert_self_play_replays_legal("argagarg", opponent, first_seed=11)
 
 
 

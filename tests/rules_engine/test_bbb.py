@@ -12,18 +12,8 @@ from rules_engine.characters import IMPLEMENTED
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    combo,
-    commit,
-    draw,
-    fight,
-    finish_turn,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 BBB = "2C 3C 4C 5C 6C JC QC"
 GRAVE = "5D 6D 7D 2D 3D 4D 9D"
@@ -237,4 +227,4 @@ def test_greedy_plays_overdrive_with_a_face_card() -> None:
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: BBB against each of the 20 (both seats, random and greedy bots)."""
     assert "bbb" in IMPLEMENTED
-    assert_self_play_replays_legal("bbb", opponent, first_seed=13)
+    helpers.assert_self_play_replays_legal("bbb", opponent, first_seed=13)

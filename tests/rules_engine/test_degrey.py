@@ -13,17 +13,8 @@ from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, Healed
 from rules_engine.ruleset import MoralHighGround, Ruleset
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    combo,
-    commit,
-    draw,
-    fight,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, combo, commit, draw, fight, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 RHETORIC = "Troublesome Rhetoric"
@@ -313,4 +304,4 @@ def test_greedy_rhetoric_when_hurt_and_random_bot_sees_every_choice() -> None:
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 12: DeGrey against each of the 20 (both seats, random and greedy bots) replays
     as legal with the same result and position."""
-    assert_self_play_replays_legal("degrey", opponent, first_seed=7)
+    helpers.assert_self_play_replays_legal("degrey", opponent, first_seed=7)

@@ -11,18 +11,8 @@ from rules_engine.cards import card, characters
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    combo,
-    commit,
-    draw,
-    fight,
-    finish_turn,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 STRIKES = "Relentless Strikes"
@@ -219,4 +209,4 @@ def test_greedy_strikes_with_the_strongest_black_normal_attack() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 12: Gwen against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("gwen", opponent, first_seed=13)
+    helpers.assert_self_play_replays_legal("gwen", opponent, first_seed=13)

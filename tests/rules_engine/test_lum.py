@@ -13,10 +13,10 @@ from rules_engine.characters.lum import blackjack_totals, poker_effects
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt
 
+from . import helpers
 from .helpers import (
     P1,
     P2,
-    assert_self_play_replays_legal,
     cards,
     combo,
     commit,
@@ -388,7 +388,7 @@ def test_greedy_bot_plays_jackpot_and_the_best_poker_hand() -> None:
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Lum against each of the 20 (both seats, random and greedy bots)."""
     assert "lum" in IMPLEMENTED
-    assert_self_play_replays_legal("lum", opponent, first_seed=14)
+    helpers.assert_self_play_replays_legal("lum", opponent, first_seed=14)
 
 
 def test_rolling_panda_block_damage_none_or_first_edition_2() -> None:

@@ -12,10 +12,10 @@ from rules_engine.characters import IMPLEMENTED, abilities_implemented
 from rules_engine.game import Game
 from rules_engine.journal import Drew
 
+from . import helpers
 from .helpers import (
     P1,
     P2,
-    assert_self_play_replays_legal,
     cards,
     combo,
     commit,
@@ -321,4 +321,4 @@ def test_menelker_is_registered() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Menelker against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("menelker", opponent, first_seed=14)
+    helpers.assert_self_play_replays_legal("menelker", opponent, first_seed=14)

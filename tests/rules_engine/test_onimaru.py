@@ -11,17 +11,8 @@ from rules_engine.cards import card, characters
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Knockdown
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    commit,
-    draw,
-    fight,
-    finish_turn,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 FA = "Final Authority"
@@ -182,4 +173,4 @@ def test_greedy_attaches_every_ace_and_uses_authority_only_to_win() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Onimaru against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("onimaru", opponent, first_seed=13)
+    helpers.assert_self_play_replays_legal("onimaru", opponent, first_seed=13)

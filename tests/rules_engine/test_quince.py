@@ -11,17 +11,8 @@ from rules_engine.cards import MoveType, card, characters
 from rules_engine.characters import IMPLEMENTED
 from rules_engine.game import Game
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    cards,
-    commit,
-    draw,
-    fight,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, cards, commit, draw, fight, illegal_rule, recorded_game
 
 SPIN = "Positive Spin"
 TRUTHS = "Two Truths"
@@ -358,4 +349,4 @@ def test_greedy_takes_patriot_mirror_and_plays_two_truths() -> None:
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Quince against each of the 20 (both seats, random and greedy bots)."""
     assert "quince" in IMPLEMENTED
-    assert_self_play_replays_legal("quince", opponent, first_seed=14)
+    helpers.assert_self_play_replays_legal("quince", opponent, first_seed=14)

@@ -15,18 +15,8 @@ from rules_engine.journal import ComboEnded, DamageDealt, Drew, Hit, JokerUsed, 
 from rules_engine.ruleset import EntanglingVines, Ruleset
 from rules_engine.state import Ongoing, Trigger
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    combo,
-    commit,
-    draw,
-    fight,
-    finish_turn,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 ARMOR = "Rock Armor"
@@ -276,4 +266,4 @@ def test_greedy_always_uses_rock_armor_with_the_cheapest_pair() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Rook against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("rook", opponent, first_seed=13)
+    helpers.assert_self_play_replays_legal("rook", opponent, first_seed=13)

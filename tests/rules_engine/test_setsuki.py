@@ -12,18 +12,8 @@ from rules_engine.characters import IMPLEMENTED
 from rules_engine.game import Game
 from rules_engine.journal import Drew
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    cards,
-    combo,
-    commit,
-    draw,
-    fight,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, cards, combo, commit, draw, fight, illegal_rule, recorded_game
 
 FOX = "Speed of the Fox"
 BAG = "Bag of Tricks"
@@ -297,4 +287,4 @@ def test_greedy_plays_bag_of_tricks_with_the_best_cards() -> None:
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Setsuki against each of the 20 (both seats, random and greedy bots)."""
     assert "setsuki" in IMPLEMENTED
-    assert_self_play_replays_legal("setsuki", opponent, first_seed=14)
+    helpers.assert_self_play_replays_legal("setsuki", opponent, first_seed=14)

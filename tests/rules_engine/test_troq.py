@@ -12,18 +12,8 @@ from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Hit, Knockdown
 from rules_engine.ruleset import BlockReturn, Ruleset
 
-from .helpers import (
-    P1,
-    P2,
-    assert_self_play_replays_legal,
-    combo,
-    commit,
-    draw,
-    fight,
-    finish_turn,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
 STOMP = "War Stomp"
@@ -266,4 +256,4 @@ def test_greedy_plays_war_stomp() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Troq against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("troq", opponent, first_seed=13)
+    helpers.assert_self_play_replays_legal("troq", opponent, first_seed=13)

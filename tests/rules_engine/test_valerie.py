@@ -23,11 +23,11 @@ from rules_engine.game import Game
 from rules_engine.journal import Drew
 from rules_engine.ruleset import BurstOfSpeed, Ruleset
 
+from . import helpers
 from .helpers import (
     P1,
     P2,
     PLAIN,
-    assert_self_play_replays_legal,
     combo,
     commit,
     draw,
@@ -265,5 +265,5 @@ def test_greedy_bot_plays_burst_only_in_a_speed_race() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Valerie against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("valerie", opponent, first_seed=13)
+    helpers.assert_self_play_replays_legal("valerie", opponent, first_seed=13)
 

@@ -22,16 +22,8 @@ from rules_engine.replay import replay
 from rules_engine.selfplay import play_game
 from rules_engine.timeline import timeline
 
-from .helpers import (
-    P1,
-    P2,
-    PLAIN,
-    assert_self_play_replays_legal,
-    commit,
-    fight,
-    illegal_rule,
-    recorded_game,
-)
+from . import helpers
+from .helpers import P1, P2, PLAIN, commit, fight, illegal_rule, recorded_game
 
 VENDETTA = "8C 2C 5C 6C 3C 9C TC"
 
@@ -219,7 +211,7 @@ def test_greedy_bot_plays_acrobatics_against_a_big_hit() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Vendetta against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("vendetta", opponent, first_seed=13)
+    helpers.assert_self_play_replays_legal("vendetta", opponent, first_seed=13)
 
 
 def test_a_draw_after_acrobatics_is_explained__vendetta_md_acrobatics() -> None:

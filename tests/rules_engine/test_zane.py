@@ -14,10 +14,10 @@ from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Hit, Knockdown
 from rules_engine.ruleset import Ruleset, ZaneThrowSpeed
 
+from . import helpers
 from .helpers import (
     P1,
     P2,
-    assert_self_play_replays_legal,
     cards,
     combo,
     commit,
@@ -256,4 +256,4 @@ def test_zane_is_registered() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Zane against each of the 20 (both seats, random and greedy bots)."""
-    assert_self_play_replays_legal("zane", opponent, first_seed=14)
+    helpers.assert_self_play_replays_legal("zane", opponent, first_seed=14)
