@@ -10,7 +10,7 @@ simple, sensible combat choices.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -177,23 +177,10 @@ class GreedyBot:
         """The damage of the best run of combo moves from ``ps``'s hand after ``prev`` (None:
         a first move, CT-FIRST)."""
         best = 0
-        limit = ps.character.combo_limit
-        for c in dict.fromkeys(ps.hand):
-            if c.is_joker:
-                continue
-            for m in ps.character.moves_of(c):
-                if not m.is_attack_or_throw or m.requires is not None or m.extra_aces:
-                    continue
-                cost = m.combo_points or 0
-                if cost and spent + cost > limit:
-                    continue
-                if prev is not None and cb.follow_violation(prev, m, game.ruleset) is not None:
-                    continue
-                rest = list(ps.hand)
-                rest.remove(c)
-                closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
-                best = max(best, m.damage + (0 if closed else self._extend(
-                    game, ps, m, spent + cost, rest, 3)))
+        for _card, m, rest, cost in combo_continuations(game, ps, prev, ps.hand, spent):
+            closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+            best = max(best, m.damage + (0 if closed else self._extend(
+                game, ps, m, spent + cost, rest, 3)))
         return best
 
     @staticmethod
@@ -313,25 +300,37 @@ class GreedyBot:
         if depth == 0:
             return 0
         best = 0
-        limit = ps.character.combo_limit
-        for c in dict.fromkeys(hand):
-            if c.is_joker:
-                continue
-            for m in ps.character.moves_of(c):
-                if not m.is_attack_or_throw or m.requires is not None or m.extra_aces:
-                    continue
-                cost = m.combo_points or 0
-                if cost and spent + cost > limit:
-                    continue
-                if cb.follow_violation(prev, m, game.ruleset) is not None:
-                    continue
-                rest = list(hand)
-                rest.remove(c)
-                closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
-                dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent + cost, rest,
-                                                                 depth - 1))
-                best = max(best, dmg)
+        for _card, m, rest, cost in combo_continuations(game, ps, prev, hand, spent):
+            closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+            dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent + cost, rest,
+                                                             depth - 1))
+            best = max(best, dmg)
         return best
+
+
+def combo_continuations(game: Game, ps: PlayerState, prev: Move | None, hand: Sequence[Card],
+                        spent: int) -> Iterator[tuple[Card, Move, list[Card], int]]:
+    """The combo moves a bot considers after ``prev`` from ``hand`` (the greedy bot's combo
+    estimates, the strong bot's combo plan): each attack or throw of a non-Joker card that
+    follows ``prev`` (CB-4; ``prev`` None: a first move, CT-FIRST) and whose combo points fit
+    the character's limit with ``spent`` already paid (CB-3); moves that need a state or extra
+    Aces are left out. Yields the card, the move, the hand without that card and the move's
+    combo points, in hand order."""
+    limit = ps.character.combo_limit
+    for c in dict.fromkeys(hand):
+        if c.is_joker:
+            continue
+        for m in ps.character.moves_of(c):
+            if not m.is_attack_or_throw or m.requires is not None or m.extra_aces:
+                continue
+            cost = m.combo_points or 0
+            if cost and spent + cost > limit:
+                continue
+            if prev is not None and cb.follow_violation(prev, m, game.ruleset) is not None:
+                continue
+            rest = list(hand)
+            rest.remove(c)
+            yield c, m, rest, cost
 
 
 def make_bot(kind: str, seed: int) -> Bot:

@@ -303,6 +303,13 @@ class Character:
             return ()
         return self.moves[c.rank]
 
+    def other_end(self, c: Card, showing: Move) -> Move | None:
+        """The printed move on the other end of ``c`` from the end ``showing`` (matched by type
+        and name, so a move changed by modifiers still finds its end): what rotating the card
+        180 degrees turns to; None when ``c`` has no other end."""
+        return next((o for o in self.moves_of(c)
+                     if (o.type, o.name) != (showing.type, showing.name)), None)
+
     def moves_of_type(self, c: Card, move_type: MoveType) -> tuple[Move, ...]:
         """The moves of ``c`` with that type (none for a Joker)."""
         if c.rank is None:

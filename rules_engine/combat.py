@@ -117,6 +117,18 @@ def is_mixup(block_rank: Rank, attack: Move, ruleset: Ruleset) -> bool:
     return parity is not None and parity != int(attack.rank) % 2
 
 
+
+def knockdown_voids(kind: str, rank: Rank | None, other_kind: str, other_move: Move | None,
+                    ruleset: Ruleset) -> bool:
+    """C5 (KD-4, KD-5, M-VOID): whether a knocked-down player's combat action of ``kind``
+    (on a card of ``rank``) plays as no card against the opponent's ``other_kind``
+    (``other_move``): a dodge always (KD-4); a block when the opponent's attack mixes it up
+    (KD-5, :func:`is_mixup`). Asked only for a knocked-down player with a combat card."""
+    if kind == DODGE:
+        return True
+    return (kind == BLOCK and other_kind == ATTACK and other_move is not None
+            and rank is not None and is_mixup(rank, other_move, ruleset))
+
 def follow_violation(prev: Move, nxt: Move, ruleset: Ruleset) -> RuleViolation | None:
     """CB-4 / CT table: may ``nxt`` be played right after ``prev`` in a combo?"""
     pt, nt = prev.follow_type, nxt.follow_type

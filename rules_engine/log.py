@@ -582,18 +582,7 @@ def parse_log(source: str | bytes | dict[str, Any]) -> MatchLog:
                           "character")
         chars.append(cid)
         names.append(pr.string("name", required=False))
-    draws = r.child("draws")
-    mode = draws.string("mode")
-    seed: int | None = None
-    if mode == "seeded":
-        if draws.get("algorithm") != ALGORITHM:
-            raise draws.fail(f"expected the shuffle algorithm {ALGORITHM!r}", "algorithm")
-        seed = draws.integer("seed")
-        assert seed is not None
-        if not 0 <= seed < 2**64:
-            raise draws.fail("expected an unsigned 64-bit integer", "seed")
-    elif mode != "recorded":
-        raise draws.fail("expected 'seeded' or 'recorded'", "mode")
+    seed = _draws(r)
     raw_events = r.get("events")
     if not isinstance(raw_events, list):
         raise r.fail(f"expected a list of events, found {_kind(raw_events)}", "events")
@@ -691,6 +680,8 @@ def _ruleset(r: _Reader) -> Ruleset:
 
 
 def _draws(r: _Reader) -> int | None:
+    """The log's ``draws``: the seed of a seeded game (shuffled by :data:`ALGORITHM`, an
+    unsigned 64-bit seed), or None when the draws are recorded."""
     draws = r.child("draws")
     mode = draws.string("mode")
     seed: int | None = None

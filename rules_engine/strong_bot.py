@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Combo, Commit, NoCard, Pump, Stop
-from rules_engine.bots import GreedyBot
+from rules_engine.bots import GreedyBot, combo_continuations
 from rules_engine.cards import Card, ComboType, Move, MoveType
 from rules_engine.game import Game, PlayerState
 from rules_engine.modifiers import SPEED
@@ -373,27 +373,14 @@ class StrongBot:
             return hit
         best = NO_PLAN
         if depth > 0:
-            limit = ps.character.combo_limit
-            for c in dict.fromkeys(hand):
-                if c.is_joker:
-                    continue
-                for m in ps.character.moves_of(c):
-                    if not m.is_attack_or_throw or m.requires is not None or m.extra_aces:
-                        continue
-                    cost = m.combo_points or 0
-                    if cost and spent + cost > limit:
-                        continue
-                    if cb.follow_violation(prev, m, game.ruleset) is not None:
-                        continue
-                    rest = list(hand)
-                    rest.remove(c)
-                    closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
-                    after = NO_PLAN if closed else self._plan(game, ps, m, rest, spent + cost,
-                                                              depth - 1)
-                    value = m.damage - _value(c, self.w) + after.value
-                    if value > best.value:
-                        kd = after.knockdown if after.cards else m.knockdown
-                        best = Plan(value, m.damage + after.damage, 1 + after.cards, kd, c, m)
+            for c, m, rest, cost in combo_continuations(game, ps, prev, hand, spent):
+                closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+                after = NO_PLAN if closed else self._plan(game, ps, m, rest, spent + cost,
+                                                          depth - 1)
+                value = m.damage - _value(c, self.w) + after.value
+                if value > best.value:
+                    kd = after.knockdown if after.cards else m.knockdown
+                    best = Plan(value, m.damage + after.damage, 1 + after.cards, kd, c, m)
         if len(self._plans) > 50_000:
             self._plans.clear()
         self._plans[key] = best
@@ -492,11 +479,8 @@ class StrongBot:
         """KD-4 / KD-5: a knocked-down player's dodge, or block mixed up by a normal attack."""
         if not ps.knocked_down:
             return o.kind
-        if o.kind == cb.DODGE:
-            return cb.NONE
-        if o.kind == cb.BLOCK and other.kind == cb.ATTACK and other.move is not None \
-                and o.card is not None and o.card.rank is not None \
-                and cb.is_mixup(o.card.rank, other.move, game.ruleset):
+        rank = o.card.rank if o.card is not None else None
+        if cb.knockdown_voids(o.kind, rank, other.kind, other.move, game.ruleset):
             return cb.NONE
         return o.kind
 

@@ -34,7 +34,6 @@ from rules_engine import combat as cb
 from rules_engine.actions import Combo, Tag
 from rules_engine.cards import Card, ComboType, Move, MoveType
 from rules_engine.errors import RuleViolation
-from rules_engine.journal import JokerUsed
 from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, POWER_UP_WITH, Expiry, Modifier
 from rules_engine.state import ComboEntry, ComboRun, PlayerState
 from rules_engine.types import PlayerId
@@ -349,13 +348,7 @@ class CombatTags:
         partner = self._ace_partner(game, ps)
         if partner is None:
             raise RuleViolation("TAG-PU-1", f"{ps.character.name}'s partner cannot tag in")
-        if len(set(action.sets)) != len(action.sets):
-            raise RuleViolation("PU-2", "the same card is named twice")
-        for c in action.sets:
-            if c not in ps.hand:
-                raise RuleViolation("PU-2", f"{c} is not in {ps.player.name}'s hand")
-            if not game.modifiers.fold(POWER_UP_WITH, ps, c, True):
-                raise RuleViolation("PU-2", f"{c} cannot be used to power up (card text)")
+        game.check_power_up_sets(ps, action.sets)
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         if owed < 1:
             raise RuleViolation("TAG-PU-1", "an Ace tag needs at least 1 Ace owed this Power "
@@ -367,11 +360,7 @@ class CombatTags:
         partner becomes active and takes the owed Aces from its own piles (PU-5, PU-6)."""
         partner = self._ace_partner(game, ps)
         assert partner is not None
-        for c in action.sets:
-            ps.hand.remove(c)
-            game.discard(ps, c)
-            if c.is_joker:
-                game.journal.record(JokerUsed(game.turn, "P2", ps.player, "power_up_set"))
+        game.discard_power_up_sets(ps, action.sets)
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         side = game.table.side_of(ps.player)
         self._ace_tagged[side] = game.turn

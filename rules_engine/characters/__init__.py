@@ -38,8 +38,8 @@ from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules_engine import effects
-from rules_engine.actions import Action, Pass
-from rules_engine.cards import Character
+from rules_engine.actions import Action, Discard, Pass, UseAbility
+from rules_engine.cards import Card, Character, Rank
 from rules_engine.errors import RuleViolation
 from rules_engine.state import Zone
 
@@ -336,6 +336,84 @@ class CharacterRules:
         """The greedy bot's choice at a decision of ``seat`` that this seat (``ps``) makes
         for it (Mistress's Command: ``ctx.controller``); None leaves the bot's default."""
         return None
+
+
+class OneCardCounterRules(CharacterRules):
+    """A character whose only counter is a Reaction paid with one card of one rank from hand
+    and nothing else (Argagarg's Crash and Flow, a 10; Persephone's Do As Told, a 9).
+
+    CTR-1: playable while a card of ``COUNTER_RANK`` is in hand; CTR-2: only that counter or a
+    pass answers an ability being played; CTR-3: its only cost is that card, which stays
+    discarded (nothing to refund). What the counter does beyond negating the ability stays with
+    the subclass (``after_counter``, ``counter_resisted``, ``counter_sends_card``), as does
+    the order of its options (:meth:`counter_cards`).
+    """
+
+    COUNTER: ClassVar[str]
+    COUNTER_RANK: ClassVar[Rank]
+
+    def counter_cards(self, ps: PlayerState) -> list[Card]:
+        """The distinct cards of ``COUNTER_RANK`` in hand, in the order offered."""
+        return [c for c in dict.fromkeys(ps.hand) if c.rank is self.COUNTER_RANK]
+
+    def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
+        """CTR-1: a card of the counter's rank in hand (Aces, Jokers and innates are never
+        offered to counters)."""
+        return any(c.rank is self.COUNTER_RANK for c in ps.hand)
+
+    def counter_options(self, ctx: AbilityContext, ps: PlayerState,
+                        ability: str) -> list[Action]:
+        return [UseAbility(self.COUNTER, c) for c in self.counter_cards(ps)]
+
+    def check_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str,
+                      action: Action) -> None:
+        """CTR-2: the counter or a pass; CTR-1: one card of the counter's rank from hand, no
+        other cost or choice."""
+        if isinstance(action, Pass):
+            return
+        if not isinstance(action, UseAbility) or action.ability != self.COUNTER:
+            raise RuleViolation("CTR-2", f"only a counter ({self.COUNTER}) or a pass may "
+                                         "answer an ability being played")
+        if action.card is None or action.card.rank is not self.COUNTER_RANK \
+                or action.card not in ps.hand:
+            raise RuleViolation("CTR-1", f"{self.COUNTER} is played with a "
+                                         f"{int(self.COUNTER_RANK)} from hand")
+        if action.cards or action.option:
+            raise RuleViolation("CTR-1", f"{self.COUNTER} has no other cost or choice")
+
+    def pay_counter(self, ctx: AbilityContext, ps: PlayerState,
+                    action: Action) -> Callable[[], None]:
+        """CTR-3: the counter card is discarded and stays discarded; nothing to refund."""
+        assert isinstance(action, UseAbility) and action.card is not None
+        ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)
+        return lambda: None
+
+    def counter_name(self, action: Action) -> str:
+        return self.COUNTER
+
+
+def discards_a_card_of_their_choice(ctx: AbilityContext, ps: PlayerState, ability: str,
+                                    rule: str) -> Step:
+    """Card text "... discards a card of their choice" (Bleeding Wounds, War Stomp): ``ps``
+    picks one card of their hand and discards it; with one card they have no choice to make,
+    with none nothing happens. A wrong pick is a ``rule`` violation naming ``ability``."""
+    choices = list(dict.fromkeys(ps.hand))
+    if not choices:
+        return
+    if len(choices) == 1:
+        card = choices[0]
+    else:
+        def check(player: PlayerId, a: Action) -> None:
+            if not isinstance(a, Discard) or len(a.cards) != 1:
+                raise RuleViolation(rule, f"{ability}: discard exactly one card from hand")
+            if a.cards[0] not in ps.hand:
+                raise RuleViolation(rule, f"{a.cards[0]} is not in {player.name}'s hand")
+
+        _, a = yield from ctx.ask((ps.player,), rule, check,
+                                  lambda p: [Discard((c,)) for c in dict.fromkeys(ps.hand)])
+        assert isinstance(a, Discard)
+        card = a.cards[0]
+    ctx.move(ps, card, Zone.HAND, Zone.DISCARD)
 
 
 def _registry() -> dict[str, type[CharacterRules]]:

@@ -28,7 +28,7 @@ Responsibility: Argagarg's ability hooks. Decisions of this module's making (doc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
@@ -36,7 +36,7 @@ from rules_engine import combat as cb
 from rules_engine import effects
 from rules_engine.actions import Action, Pass, UseAbility
 from rules_engine.cards import Card, Character, ComboType, Move, Rank
-from rules_engine.characters import CharacterRules
+from rules_engine.characters import OneCardCounterRules
 from rules_engine.errors import RuleViolation
 from rules_engine.journal import Hit
 from rules_engine.modifiers import COMBO_MOVE, Expiry, Modifier
@@ -73,7 +73,7 @@ def shields(ps: PlayerState) -> list[Ongoing]:
     return [e for e in ps.ongoing if e.name == BUBBLE_SHIELD and e.resolved]
 
 
-class ArgagargRules(CharacterRules):
+class ArgagargRules(OneCardCounterRules):
     """Argagarg with every ability implemented.
 
     Greedy bot heuristic (:meth:`bot_choice`): Protective Ward whenever the opponent revealed
@@ -83,6 +83,8 @@ class ArgagargRules(CharacterRules):
     """
 
     abilities_implemented = True
+    COUNTER = CRASH_AND_FLOW
+    COUNTER_RANK = Rank.TEN
     ability_notes: ClassVar[dict[str, str]] = {
         HEX: "End of turn (K1, after the End of Turn window): the opponent loses 2 life, 2 more "
              "for each Bubble Shield in play, unless Argagarg was knocked down at any time this "
@@ -162,34 +164,6 @@ class ArgagargRules(CharacterRules):
                                   PROTECTIVE_WARD, Expiry.END_OF_TURN))
 
     # --- Crash and Flow (10, Reaction) ---------------------------------------------------------
-    def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
-        """CTR-1: a 10 in hand (Aces, Jokers and innates are never offered to counters)."""
-        return any(c.rank is Rank.TEN for c in ps.hand)
-
-    def counter_options(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> list[Action]:
-        return [UseAbility(CRASH_AND_FLOW, c) for c in _distinct(ps.hand) if c.rank is Rank.TEN]
-
-    def check_counter(self, ctx: AbilityContext,
-                      ps: PlayerState, ability: str, action: Action) -> None:
-        if isinstance(action, Pass):
-            return
-        if not isinstance(action, UseAbility) or action.ability != CRASH_AND_FLOW:
-            raise RuleViolation("CTR-2", "only a counter (Crash and Flow) or a pass may answer "
-                                         "an ability being played")
-        if action.card is None or action.card.rank is not Rank.TEN or action.card not in ps.hand:
-            raise RuleViolation("CTR-1", "Crash and Flow is played with a 10 from hand")
-        if action.cards or action.option:
-            raise RuleViolation("CTR-1", "Crash and Flow has no other cost or choice")
-
-    def pay_counter(self, ctx: AbilityContext,
-                    ps: PlayerState, action: Action) -> Callable[[], None]:
-        assert isinstance(action, UseAbility) and action.card is not None
-        ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)
-        return lambda: None  # CTR-3: no cost but the 10, which stays discarded
-
-    def counter_name(self, action: Action) -> str:
-        return CRASH_AND_FLOW
-
     def after_counter(self, ctx: AbilityContext, ps: PlayerState, owner: PlayerState,
                       action: Action) -> Step:
         """"...and that player draws a card"."""

@@ -34,9 +34,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rules_engine import combat as cb
-from rules_engine.actions import Action, Discard, Pass, PowerUp, UseAbility
+from rules_engine.actions import Action, Pass, PowerUp, UseAbility
 from rules_engine.cards import Card, Move, MoveType, Rank
-from rules_engine.characters import CharacterRules
+from rules_engine.characters import CharacterRules, discards_a_card_of_their_choice
 from rules_engine.errors import RuleViolation
 from rules_engine.journal import Hit, Thrown
 from rules_engine.modifiers import POWER_UP_FOR, Modifier
@@ -203,31 +203,9 @@ class MenelkerRules(CharacterRules):
         opp = ctx.opponent(ps)
         if kind is Hit and m.type is MoveType.ATTACK and is_black_face(c):
             yield from ctx.draw(ps, ctx.step)
-            yield from self._opponent_discards(ctx, opp)
+            yield from discards_a_card_of_their_choice(ctx, opp, BLEEDING_WOUNDS, "AB-1")
         elif kind is Thrown and m.type is MoveType.THROW and c.rank is Rank.SEVEN:
             yield from self._bonecracker(ctx, ps, opp)
-
-    @staticmethod
-    def _opponent_discards(ctx: AbilityContext, opp: PlayerState) -> Step:
-        """Bleeding Wounds: the opponent discards a card of their choice."""
-        choices = _distinct(opp.hand)
-        if not choices:
-            return
-        if len(choices) == 1:
-            card = choices[0]
-        else:
-            def check(player: PlayerId, a: Action) -> None:
-                if not isinstance(a, Discard) or len(a.cards) != 1:
-                    raise RuleViolation("AB-1", "Bleeding Wounds: discard exactly one card "
-                                                "from hand")
-                if a.cards[0] not in opp.hand:
-                    raise RuleViolation("AB-1", f"{a.cards[0]} is not in {player.name}'s hand")
-
-            _, a = yield from ctx.ask((opp.player,), "AB-1", check,
-                                      lambda p: [Discard((c,)) for c in _distinct(opp.hand)])
-            assert isinstance(a, Discard)
-            card = a.cards[0]
-        ctx.move(opp, card, Zone.HAND, Zone.DISCARD)
 
     @staticmethod
     def _bonecracker(ctx: AbilityContext, ps: PlayerState, opp: PlayerState) -> Step:

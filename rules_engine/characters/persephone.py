@@ -29,13 +29,13 @@ Responsibility: Persephone's ability hooks. Decisions of this module's making
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Generator, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, ClassVar
 
 from rules_engine.actions import Action, Commit, Pass, UseAbility
 from rules_engine.cards import Card, Character, MoveType, Rank
-from rules_engine.characters import CharacterRules
+from rules_engine.characters import OneCardCounterRules
 from rules_engine.errors import RuleViolation
 from rules_engine.journal import DamageDealt, Knockdown
 from rules_engine.state import Zone
@@ -60,12 +60,32 @@ def _distinct(cards: list[Card]) -> list[Card]:
     return sorted(dict.fromkeys(cards), key=lambda c: c.code)
 
 
-def _value(c: Card) -> int:
-    """How much a player wants a card (Jokers and Aces most)."""
+def card_worth(c: Card) -> int:
+    """How much a player wants a card, for Persephone's bots: its rank, Aces (14) and Jokers
+    (100) most."""
     return 100 if c.is_joker or c.rank is None else int(c.rank)
 
 
-class PersephoneRules(CharacterRules):
+def weakest_commit(seat: PlayerState, legal: Sequence[Action]) -> Commit | None:
+    """BOT-PERSEPHONE's "worst possible choices" for a seat she controls at C1: of the attacks
+    and throws in ``legal`` that are neither a Joker nor an Ace, the least damaging, then the
+    slowest (printed numbers; then card code); None when there is no such commit."""
+    commits = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
+               and not a.card.is_ace and a.move in (MoveType.ATTACK, MoveType.THROW)]
+    if not commits:
+        return None
+
+    def weakness(a: Commit) -> tuple[int, int, str]:
+        assert a.move is not None
+        m = seat.character.find_move(a.card, a.move, a.name)
+        if m is None:
+            return (0, 0, a.card.code)
+        return (m.damage, -(m.speed or 0), a.card.code)
+
+    return min(commits, key=weakness)
+
+
+class PersephoneRules(OneCardCounterRules):
     """Persephone with every ability implemented.
 
     Greedy bot heuristic (:meth:`bot_choice`): Dominance fetches the highest rank each time
@@ -81,6 +101,8 @@ class PersephoneRules(CharacterRules):
     """
 
     abilities_implemented = True
+    COUNTER = DO_AS_TOLD
+    COUNTER_RANK = Rank.NINE
     ability_notes: ClassVar[dict[str, str]] = {
         DOMINANCE: "Whenever she knocks the opponent down (end of combat, before the combat "
                    "cards are discarded): she may take one non-Joker card from her discard pile "
@@ -318,33 +340,9 @@ class PersephoneRules(CharacterRules):
         return False
 
     # --- Do As Told (9, Reaction) --------------------------------------------------------------
-    def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
-        """CTR-1: a 9 in hand (Aces, Jokers and innates are never offered to counters)."""
-        return any(c.rank is Rank.NINE for c in ps.hand)
-
-    def counter_options(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> list[Action]:
-        return [UseAbility(DO_AS_TOLD, c) for c in _distinct(ps.hand) if c.rank is Rank.NINE]
-
-    def check_counter(self, ctx: AbilityContext,
-                      ps: PlayerState, ability: str, action: Action) -> None:
-        if isinstance(action, Pass):
-            return
-        if not isinstance(action, UseAbility) or action.ability != DO_AS_TOLD:
-            raise RuleViolation("CTR-2", "only a counter (Do As Told) or a pass may answer an "
-                                         "ability being played")
-        if action.card is None or action.card.rank is not Rank.NINE or action.card not in ps.hand:
-            raise RuleViolation("CTR-1", "Do As Told is played with a 9 from hand")
-        if action.cards or action.option:
-            raise RuleViolation("CTR-1", "Do As Told has no other cost or choice")
-
-    def pay_counter(self, ctx: AbilityContext,
-                    ps: PlayerState, action: Action) -> Callable[[], None]:
-        assert isinstance(action, UseAbility) and action.card is not None
-        ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)
-        return lambda: None  # CTR-3: no cost but the 9, which stays discarded
-
-    def counter_name(self, action: Action) -> str:
-        return DO_AS_TOLD
+    def counter_cards(self, ps: PlayerState) -> list[Card]:
+        """The distinct 9s in hand, offered in card-code order."""
+        return [c for c in _distinct(ps.hand) if c.rank is Rank.NINE]
 
     def counter_resisted(self, ctx: AbilityContext, ps: PlayerState, owner: PlayerState,
                          action: Action) -> Generator[Decision, tuple[PlayerId, Action], bool]:
@@ -376,7 +374,7 @@ class PersephoneRules(CharacterRules):
             return None
         first = uses[0]
         if first.ability == DOMINANCE:
-            return max(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
+            return max(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
         if first.ability == DO_AS_TOLD:
             if first.option == TAKE_10:  # asked to pay the price for her own ability
                 return first if ps.life > 30 else Pass()
@@ -387,27 +385,20 @@ class PersephoneRules(CharacterRules):
         if first.card is not None:  # the draw-phase window
             return first if opp.deck and not opp.face_up else Pass()
         if Pass() in legal:  # one of the opponent's draws
-            low = min(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
-            return low if _value(low.cards[0]) <= 6 else Pass()
+            low = min(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
+            return low if card_worth(low.cards[0]) <= 6 else Pass()
         if len(uses) == 1:
             return first
         # discarding down to 3: the opponent's most valuable face-up cards go
-        return max(uses, key=lambda a: sum(_value(c) for c in a.cards))
+        return max(uses, key=lambda a: sum(card_worth(c) for c in a.cards))
 
     def control_choice(self, ctx: AbilityContext, ps: PlayerState, seat: PlayerState,
                        legal: Sequence[Action]) -> Action | None:
         if Pass() in legal:
             return Pass()
-        commits = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
-                   and not a.card.is_ace and a.move in (MoveType.ATTACK, MoveType.THROW)]
-        if commits:
-            def weakness(a: Commit) -> tuple[int, int, str]:
-                assert a.move is not None
-                m = seat.character.find_move(a.card, a.move, a.name)
-                if m is None:
-                    return (0, 0, a.card.code)
-                return (m.damage, -(m.speed or 0), a.card.code)
-            return min(commits, key=weakness)
+        worst = weakest_commit(seat, legal)
+        if worst is not None:
+            return worst
         if any(isinstance(a, Commit) for a in legal):
             return legal[0]
         return None

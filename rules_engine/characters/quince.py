@@ -500,8 +500,7 @@ class QuinceRules(CharacterRules):
         c, m = ps.combat_card, ps.combat_move
         if c is None or m is None:
             return False
-        other = next((o for o in ps.character.moves_of(c)
-                      if (o.type, o.name) != (m.type, m.name)), None)
+        other = ps.character.other_end(c, m)
         if other is None:
             return False
         speed = opp.combat_move.speed if opp.combat_move is not None else None

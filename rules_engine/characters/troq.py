@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules_engine import combat as cb
 from rules_engine import effects
-from rules_engine.actions import Action, Discard, UseAbility
+from rules_engine.actions import Action, UseAbility
 from rules_engine.cards import Card, Move, MoveType, Rank
-from rules_engine.characters import CharacterRules
+from rules_engine.characters import CharacterRules, discards_a_card_of_their_choice
 from rules_engine.characters.midori import defense_mastery
 from rules_engine.combat import CombatResult
 from rules_engine.errors import RuleViolation
@@ -239,23 +239,7 @@ class TroqRules(CharacterRules):
         opp = ctx.opponent(ps)
         ctx.knock_down(opp, ps)
         yield from ctx.draw(ps, ctx.step)
-        choices = _distinct(opp.hand)
-        if not choices:
-            return
-        if len(choices) == 1:
-            card = choices[0]
-        else:
-            def check(player: PlayerId, a: Action) -> None:
-                if not isinstance(a, Discard) or len(a.cards) != 1:
-                    raise RuleViolation("AB-2", "War Stomp: discard exactly one card from hand")
-                if a.cards[0] not in opp.hand:
-                    raise RuleViolation("AB-2", f"{a.cards[0]} is not in {player.name}'s hand")
-
-            _, a = yield from ctx.ask((opp.player,), "AB-2", check,
-                                      lambda p: [Discard((c,)) for c in _distinct(opp.hand)])
-            assert isinstance(a, Discard)
-            card = a.cards[0]
-        ctx.move(opp, card, Zone.HAND, Zone.DISCARD)
+        yield from discards_a_card_of_their_choice(ctx, opp, WAR_STOMP, "AB-2")
 
     # --- the greedy bot ---------------------------------------------------------------
     def bot_choice(self, ctx: AbilityContext, ps: PlayerState,

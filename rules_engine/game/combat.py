@@ -429,13 +429,8 @@ class CombatSteps(ComboSteps):
             opp = self.opponent(ps)
             if not ps.knocked_down or ps.combat_card is None:
                 continue
-            void = False
-            if ps.kind == cb.DODGE:
-                void = True
-            elif ps.kind == cb.BLOCK and opp.kind == cb.ATTACK and opp.combat_move is not None:
-                assert ps.combat_card.rank is not None
-                void = cb.is_mixup(ps.combat_card.rank, opp.combat_move, self.ruleset)
-            if void:
+            if cb.knockdown_voids(ps.kind, ps.combat_card.rank, opp.kind, opp.combat_move,
+                                  self.ruleset):
                 self.void(ps)
 
     def _mark_hits(self, winner: PlayerState | None, result: cb.CombatResult) -> None:

@@ -9,7 +9,7 @@ the modules layered on top of this one, each a class that extends the one below 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -34,13 +34,23 @@ from rules_engine.errors import (
     LogPosition,
     RuleViolation,
 )
-from rules_engine.journal import ComboEnded, DamageDealt, Drew, Event, Healed, Journal, Knockdown
+from rules_engine.journal import (
+    ComboEnded,
+    DamageDealt,
+    Drew,
+    Event,
+    Healed,
+    JokerUsed,
+    Journal,
+    Knockdown,
+)
 from rules_engine.modes import Bout, ModeRules
 from rules_engine.modifiers import (
     COMBO_MOVE,
     MOVE,
     MOVE_ALLOWED,
     POWER_UP_FOR,
+    POWER_UP_WITH,
     SPEED,
     Expiry,
     Modifier,
@@ -1121,6 +1131,27 @@ class GameCore:
             step, (ps.player,), "PU-5", check, lambda p: [Search(d, k) for d, k in choices])
         assert isinstance(action, Search)
         self._take_aces(ps, action.from_discard, action.from_deck, owed)
+
+    def check_power_up_sets(self, ps: PlayerState, sets: Sequence[Card]) -> None:
+        """PU-2: the cards named for sets in a Power Up (or an Ace tag, TAG-PU-1) are distinct
+        cards of ``ps``'s hand that card text lets ``ps`` power up with (``POWER_UP_WITH``);
+        raises RuleViolation (PU-2) naming the first that is not."""
+        if len(set(sets)) != len(sets):
+            raise RuleViolation("PU-2", "the same card is named twice")
+        for c in sets:
+            if c not in ps.hand:
+                raise RuleViolation("PU-2", f"{c} is not in {ps.player.name}'s hand")
+            if not self.modifiers.fold(POWER_UP_WITH, ps, c, True):
+                raise RuleViolation("PU-2", f"{c} cannot be used to power up (card text)")
+
+    def discard_power_up_sets(self, ps: PlayerState, sets: Sequence[Card]) -> None:
+        """PU-2 (P2): ``ps`` discards the cards named for sets, in a Power Up or an Ace tag
+        (TAG-PU-1); a Joker among them is journaled as used for a set."""
+        for c in sets:
+            ps.hand.remove(c)
+            self.discard(ps, c)
+            if c.is_joker:
+                self.journal.record(JokerUsed(self.turn, "P2", ps.player, "power_up_set"))
 
     def search_target(self, ps: PlayerState, c: Card, power_up: bool = False) -> bool:
         """Whether an ACE-SEARCH may take ``c``: an Ace, or in a Power Up search (P5) a card

@@ -17,7 +17,6 @@ from rules_engine.errors import (
 )
 from rules_engine.game.core import HAND_LIMIT as HAND_LIMIT_HL2
 from rules_engine.game.core import GameCore, _code
-from rules_engine.journal import JokerUsed
 from rules_engine.modifiers import HAND_LIMIT, POWER_UP_WITH
 from rules_engine.state import (
     PlayerState,
@@ -65,11 +64,7 @@ class PowerUpSteps(GameCore):
                 "P2", (ps.player,), "PU-1", lambda p, a: self._check_power_up(ps, a, chain),
                 lambda p: self._power_up_options(ps, chain))
         assert isinstance(action, PowerUp)
-        for c in action.sets:
-            ps.hand.remove(c)
-            self.discard(ps, c)
-            if c.is_joker:
-                self.journal.record(JokerUsed(self.turn, "P2", ps.player, "power_up_set"))
+        self.discard_power_up_sets(ps, action.sets)
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         self.step = "P5"
         self._take_aces(ps, action.from_discard, action.from_deck, owed)
@@ -85,13 +80,7 @@ class PowerUpSteps(GameCore):
     def _check_power_up(self, ps: PlayerState, action: Action, chain: int) -> None:
         if not isinstance(action, PowerUp):
             raise RuleViolation("PU-1", "Power Up: discard sets and take Aces, or take nothing")
-        if len(set(action.sets)) != len(action.sets):
-            raise RuleViolation("PU-2", "the same card is named twice")
-        for c in action.sets:
-            if c not in ps.hand:
-                raise RuleViolation("PU-2", f"{c} is not in {ps.player.name}'s hand")
-            if not self.modifiers.fold(POWER_UP_WITH, ps, c, True):
-                raise RuleViolation("PU-2", f"{c} cannot be used to power up (card text)")
+        self.check_power_up_sets(ps, action.sets)
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         if not action.sets and not action.from_discard and not action.from_deck:
             return  # PU-1: powering up is optional

@@ -33,12 +33,9 @@ def _kind_after_voids(game: GameCore, ps: PlayerState, opp: PlayerState) -> str:
     no-card."""
     if not ps.knocked_down or ps.combat_card is None:
         return ps.kind
-    if ps.kind == cb.DODGE:
+    if cb.knockdown_voids(ps.kind, ps.combat_card.rank, opp.kind, opp.combat_move,
+                          game.ruleset):
         return cb.NONE
-    if ps.kind == cb.BLOCK and opp.kind == cb.ATTACK and opp.combat_move is not None:
-        assert ps.combat_card.rank is not None
-        if cb.is_mixup(ps.combat_card.rank, opp.combat_move, game.ruleset):
-            return cb.NONE
     return ps.kind
 
 

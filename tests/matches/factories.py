@@ -10,8 +10,8 @@ import factory
 from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
-from matches.models import Match, Player
-from matches.services import match_create
+from matches.models import Match, Player, VerificationRun
+from matches.services import match_create, match_log_submit
 from rules_engine.selfplay import play_game
 
 
@@ -98,3 +98,15 @@ def team_log_won_by(mode: Any, p1: tuple[str, ...], p2: tuple[str, ...], winner:
                 and game.outcome.winner.name == winner:
             return log.dumps()
     raise AssertionError(f"no self-play match in 200 seeds was won by {winner}")
+
+
+def submit_verified(match: Match, side: int, text: str, capture: Any) -> VerificationRun:
+    """Side ``side``'s player submits ``text`` as the match's log and its verification runs at
+    once (``capture``: the captured on-commit callbacks, executed); the run, refreshed."""
+    with capture(execute=True):
+        outcome = match_log_submit(
+            match=match, submitted_by=side_user(match, side), log_bytes=log_bytes(text)
+        )
+    assert outcome.run is not None
+    outcome.run.refresh_from_db()
+    return outcome.run

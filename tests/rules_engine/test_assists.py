@@ -37,7 +37,7 @@ from rules_engine.team import Mode, Team
 from rules_engine.timeline import timeline
 from rules_engine.types import PlayerId
 
-from .helpers import illegal_rule
+from .helpers import deal_hand, illegal_rule
 
 P1, P2, P3, P4 = PlayerId.P1, PlayerId.P2, PlayerId.P3, PlayerId.P4
 ATTACK, THROW, DODGE, BLOCK = MoveType.ATTACK, MoveType.THROW, MoveType.DODGE, MoveType.BLOCK
@@ -65,17 +65,6 @@ def finish_combat(g: Game) -> None:
         legal = g.legal_actions(p)
         assert not any(isinstance(a, Combo) for a in legal), (g.step, legal[:4])
         g.apply(p, Pass() if Pass() in legal else Stop() if Stop() in legal else legal[0])
-
-
-def deal(g: Game, seat: PlayerId, codes: str) -> None:
-    """A position for the test: ``seat``'s hand is exactly ``codes`` (the rest back in deck)."""
-    ps = g.state(seat)
-    ps.deck.extend(ps.hand)
-    ps.hand.clear()
-    for code in codes.split():
-        c = card(code)
-        ps.deck.remove(c)
-        ps.hand.append(c)
 
 
 def act(g: Game, player: PlayerId, action: Action) -> None:
@@ -110,8 +99,8 @@ def test_the_bench_places_an_assist_with_the_main_cards_hidden__AS_1__AS_2__AS_3
     are pass or the attack/throw end of a Jack, Queen or King (never an Ace, a normal or a
     Joker), each with another card of its hand to pay (AS-4)."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P3, "2S JS AS X1 5H")
-    deal(g, P4, "QS 3S")
+    deal_hand(g, P3, "2S JS AS X1 5H")
+    deal_hand(g, P4, "QS 3S")
     assert set(g.acting_players) == {P1, P2, P3, P4}
     legal = g.legal_actions(P3)
     assists = [a for a in legal if isinstance(a, Assist)]
@@ -166,7 +155,7 @@ def test_no_assists_with_opt_assists_off__AS_intro() -> None:
     active seats commit at C1, and an assist event is not legal."""
     g = tag(("grave", "jaina"), ("midori", "rook"), ruleset=Ruleset(assists=OnOff.OFF))
     assert set(g.acting_players) == {P1, P2}
-    deal(g, P3, "JS 5H")
+    deal_hand(g, P3, "JS 5H")
     assert "it is P1 or P2's decision" in _reason(
         g, P3, Assist(c("JS"), ATTACK, "Charged Shot", c("5H")))
 
@@ -198,10 +187,10 @@ def _as17(opponents_assist: bool) -> Game:
     on the bench (P4). Grave's 2 attack wins against Midori's throw; Jaina's assist is Charged
     Shot, a Starter attack."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "2S 2H 3H 4H JS 9C")
-    deal(g, P3, "JS 5C 6C")
-    deal(g, P2, "9S 5H 6H")
-    deal(g, P4, "JS 7C 8C")
+    deal_hand(g, P1, "2S 2H 3H 4H JS 9C")
+    deal_hand(g, P3, "JS 5C 6C")
+    deal_hand(g, P2, "9S 5H 6H")
+    deal_hand(g, P4, "JS 7C 8C")
     act(g, P1, Commit(c("2S"), ATTACK))
     act(g, P2, Commit(c("9S"), THROW))
     act(g, P3, Assist(c("JS"), ATTACK, "Charged Shot", c("5C")))
@@ -251,10 +240,10 @@ def test_combo_points_would_run_out_without_the_reset__AS_11() -> None:
     Ender; the same line with a Linker assist also resets them; an Ender assist ends the combo
     (pumps only)."""
     g = tag(("grave", "lum"), ("midori", "rook"))
-    deal(g, P1, "2S 2H 3H 4H 5H")
-    deal(g, P3, "QS 5C")  # Lum's Rolling Panda: an Ender (and pumpable with a Queen)
-    deal(g, P2, "9S 5D")
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "2S 2H 3H 4H 5H")
+    deal_hand(g, P3, "QS 5C")  # Lum's Rolling Panda: an Ender (and pumpable with a Queen)
+    deal_hand(g, P2, "9S 5D")
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("2S"), ATTACK))
     act(g, P2, Commit(c("9S"), THROW))
     act(g, P3, Assist(c("QS"), ATTACK, None, c("5C")))
@@ -270,10 +259,10 @@ def test_chains_do_not_run_across_an_assist__OQ_15() -> None:
     character that played it, and a move by another character (the assist) ends the run. 2,
     then the assist, then 3 and 4 is no 3-long chain (2-3-4 would have been)."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "2S 3H 4H 9C")
-    deal(g, P3, "KS 5C")  # Crossfire Kick, a Linker
-    deal(g, P2, "9S 5H")
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "2S 3H 4H 9C")
+    deal_hand(g, P3, "KS 5C")  # Crossfire Kick, a Linker
+    deal_hand(g, P2, "9S 5H")
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("2S"), ATTACK))
     act(g, P2, Commit(c("9S"), THROW))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
@@ -295,10 +284,10 @@ def test_an_assist_misses_after_an_ender__AS_10__AS_TBL_1() -> None:
     """AS-10 / AS-TBL-1: a team that won with an Ender (no swap): the assist misses; no combo,
     pumps only. The assist card is discarded at C13."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "JS 2H")  # Lightning Cloud: an Ender, speed 2.4
-    deal(g, P3, "KS 5C")
-    deal(g, P2, "9S 5H")
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "JS 2H")  # Lightning Cloud: an Ender, speed 2.4
+    deal_hand(g, P3, "KS 5C")
+    deal_hand(g, P2, "9S 5H")
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("JS"), ATTACK))
     act(g, P2, Commit(c("9S"), THROW))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
@@ -313,10 +302,10 @@ def test_after_a_dodge_the_assist_hits_back_then_rewind__AS_14__AS_TBL_3__OQ_23(
     and is an Ender; it hits first (its damage cannot be prevented), then the loser's C9
     window, then pumps, which a Rewind Joker prevents."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "2S KH 3H")
-    deal(g, P3, "KS 5C")  # Crossfire Kick: 6 damage, pumped by Kings (7 each)
-    deal(g, P2, "4S X1 6H")
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "2S KH 3H")
+    deal_hand(g, P3, "KS 5C")  # Crossfire Kick: 6 damage, pumped by Kings (7 each)
+    deal_hand(g, P2, "4S X1 6H")
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("2S"), DODGE))
     act(g, P2, Commit(c("4S"), ATTACK))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
@@ -340,9 +329,9 @@ def test_an_assist_misses_after_a_gold_burst__AS_10__AS_TBL_2() -> None:
     """AS-10 / AS-TBL-2: a team that won with a Gold Burst: no combo is possible and the assist
     misses (it deals no damage and is discarded at C13)."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "X1 2H")
-    deal(g, P3, "KS 5C")
-    deal(g, P2, "4S 6H")
+    deal_hand(g, P1, "X1 2H")
+    deal_hand(g, P3, "KS 5C")
+    deal_hand(g, P2, "4S 6H")
     act(g, P1, Commit(c("X1")))
     act(g, P2, Commit(c("4S"), ATTACK))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
@@ -357,10 +346,10 @@ def test_a_block_win_makes_the_assist_do_nothing__AS_15__AS_TBL_2() -> None:
     """AS-15 / AS-TBL-2: a team that won with a block: no combo, the assist does nothing (and is
     discarded); the block returns to hand as usual (no swap)."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "5S 2H")
-    deal(g, P3, "KS 5C")
-    deal(g, P2, "4S 6H")
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "5S 2H")
+    deal_hand(g, P3, "KS 5C")
+    deal_hand(g, P2, "4S 6H")
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("5S"), BLOCK))
     act(g, P2, Commit(c("4S"), ATTACK))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
@@ -375,10 +364,10 @@ def test_losing_after_assisting_hits_both_speed_tie_too__AS_9() -> None:
     characters: in a speed tie, its attack hits the opposing active player and the opposing
     attack hits both of them. No combo follows a tie."""
     g = tag(("grave", "lum"), ("jaina", "rook"))
-    deal(g, P1, "2S 3H")
-    deal(g, P3, "JS 5C")
-    deal(g, P2, "2H 6H")  # Jaina's 2: speed 2.6, as Grave's
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "2S 3H")
+    deal_hand(g, P3, "JS 5C")
+    deal_hand(g, P2, "2H 6H")  # Jaina's 2: speed 2.6, as Grave's
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("2S"), ATTACK))
     act(g, P2, Commit(c("2H"), ATTACK))
     act(g, P3, Assist(c("JS"), ATTACK, None, c("5C")))
@@ -393,10 +382,10 @@ def test_rewind_prevents_the_damage_to_both_teammates__OQ_28__AS_16() -> None:
     the active player's Rewind Joker prevents the face-down-period damage to both teammates and
     the draw 2 goes to the active player."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "2S 3H 4H")
-    deal(g, P3, "2C")
-    deal(g, P2, "9S X1 5H")
-    deal(g, P4, "JS 7C")
+    deal_hand(g, P1, "2S 3H 4H")
+    deal_hand(g, P3, "2C")
+    deal_hand(g, P2, "9S X1 5H")
+    deal_hand(g, P4, "JS 7C")
     act(g, P1, Commit(c("2S"), ATTACK))
     act(g, P2, Commit(c("9S"), THROW))
     act(g, P4, Assist(c("JS"), ATTACK, None, c("7C")))
@@ -420,10 +409,10 @@ def test_a_swapped_assist_is_an_ender_and_both_cards_are_discarded__AS_6__AS_12_
     RW-CANNOT-3). AS-13: the team discards both cards at C13, even a block (which would return
     to hand otherwise)."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "5S 2H 3H")
-    deal(g, P3, "JS 5C")
-    deal(g, P2, "9S 5H")
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "5S 2H 3H")
+    deal_hand(g, P3, "JS 5C")
+    deal_hand(g, P2, "9S 5H")
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("5S"), BLOCK))
     act(g, P2, Commit(c("9S"), THROW))  # a throw beats the block, but not an attack
     act(g, P3, Assist(c("JS"), ATTACK, "Charged Shot", c("5C")))
@@ -451,10 +440,10 @@ def test_a_team_that_swapped_and_lost_discards_both_and_takes_damage_on_both__AS
     """AS-13 (whether it won or lost) and AS-9 (it assisted): the swapped team loses to a
     faster attack, takes the damage on both characters and discards both its cards."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "5S 2H")
-    deal(g, P3, "JS 5C")  # Charged Shot: speed 4.6
-    deal(g, P2, "4S 5H")  # Midori's 4 attack: speed 4.2
-    deal(g, P4, "2C")
+    deal_hand(g, P1, "5S 2H")
+    deal_hand(g, P3, "JS 5C")  # Charged Shot: speed 4.6
+    deal_hand(g, P2, "4S 5H")  # Midori's 4 attack: speed 4.2
+    deal_hand(g, P4, "2C")
     act(g, P1, Commit(c("5S"), BLOCK))
     act(g, P2, Commit(c("4S"), ATTACK))
     act(g, P3, Assist(c("JS"), ATTACK, "Charged Shot", c("5C")))
@@ -469,10 +458,10 @@ def test_a_team_that_swapped_and_lost_discards_both_and_takes_damage_on_both__AS
 def _both_assist(bench_a: str, card_a: str, bench_b: str, card_b: str, seed: int = 3,
                  ) -> Game:
     g = tag(("jaina", bench_a), ("midori", bench_b), seed=seed)
-    deal(g, P1, "2S 3H")
-    deal(g, P2, "4S 5H")
-    deal(g, P3, f"{card_a} 5C")
-    deal(g, P4, f"{card_b} 7C")
+    deal_hand(g, P1, "2S 3H")
+    deal_hand(g, P2, "4S 5H")
+    deal_hand(g, P3, f"{card_a} 5C")
+    deal_hand(g, P4, f"{card_b} 7C")
     act(g, P1, Commit(c("2S"), DODGE))
     act(g, P2, Commit(c("4S"), ATTACK))
     act(g, P3, next(a for a in g.legal_actions(P3) if isinstance(a, Assist)))
@@ -498,10 +487,10 @@ def test_equal_assist_speeds_more_life_first_then_without_initiative__AS_7__OQ_1
     for hurt, first in ((P1, P4), (P2, P3)):  # Whirlwind 2.2 against Thunderclap 2.2
         g = tag(("jaina", "grave"), ("midori", "rook"))
         g.state(hurt).life -= 10  # a position: one active character is hurt
-        deal(g, P1, "2S 3H")
-        deal(g, P2, "4S 5H")
-        deal(g, P3, "KS 5C")
-        deal(g, P4, "JS 7C")
+        deal_hand(g, P1, "2S 3H")
+        deal_hand(g, P2, "4S 5H")
+        deal_hand(g, P3, "KS 5C")
+        deal_hand(g, P4, "JS 7C")
         act(g, P1, Commit(c("2S"), DODGE))
         act(g, P2, Commit(c("4S"), ATTACK))
         act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
@@ -510,10 +499,10 @@ def test_equal_assist_speeds_more_life_first_then_without_initiative__AS_7__OQ_1
     for seed in range(4):  # equal lives (Jaina 85, Midori 90: set equal)
         g = tag(("jaina", "grave"), ("midori", "rook"), seed=seed)
         g.state(P2).life = g.state(P1).life
-        deal(g, P1, "2S 3H")
-        deal(g, P2, "4S 5H")
-        deal(g, P3, "KS 5C")
-        deal(g, P4, "JS 7C")
+        deal_hand(g, P1, "2S 3H")
+        deal_hand(g, P2, "4S 5H")
+        deal_hand(g, P3, "KS 5C")
+        deal_hand(g, P4, "JS 7C")
         act(g, P1, Commit(c("2S"), DODGE))
         act(g, P2, Commit(c("4S"), ATTACK))
         act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))
@@ -612,9 +601,9 @@ def test_ace_costs_are_paid_before_the_swap__AS_5__AS_13() -> None:
     mandatory Ace costs are paid (C3) before the swap decisions (AS-6), so a team that then
     swaps its Ace out has paid all the same; the Ace is discarded at C13 (AS-13)."""
     g = tag(("valerie", "grave"), ("midori", "rook"))
-    deal(g, P1, "AS AH 2H")  # Masterpiece costs one more Ace
-    deal(g, P3, "KS 3C")
-    deal(g, P2, "9S 5H")
+    deal_hand(g, P1, "AS AH 2H")  # Masterpiece costs one more Ace
+    deal_hand(g, P3, "KS 3C")
+    deal_hand(g, P2, "9S 5H")
     act(g, P1, Commit(c("AS"), ATTACK, "Masterpiece"))
     act(g, P2, Commit(c("9S"), THROW))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("3C")))
@@ -634,9 +623,9 @@ def test_the_reveal_window_and_the_winner_come_after_the_swap__AS_8() -> None:
     swaps Grave's Whirlwind in, her combat action is an attack, so she may play Burst of Speed
     on it at C4 (2.2 → 1.0), and it beats Midori's Rising Mountain (1.2)."""
     g = tag(("valerie", "grave"), ("midori", "rook"))
-    deal(g, P1, "5S TH 2H")
-    deal(g, P3, "KS 3C")
-    deal(g, P2, "QS 4H")
+    deal_hand(g, P1, "5S TH 2H")
+    deal_hand(g, P3, "KS 3C")
+    deal_hand(g, P2, "QS 4H")
     act(g, P1, Commit(c("5S"), BLOCK))
     act(g, P2, Commit(c("QS"), ATTACK, "Rising Mountain"))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("3C")))
@@ -723,9 +712,9 @@ def test_a_pumpable_swapped_assist_opens_the_rewind_window_for_its_pumps__AS_12(
     pumpable, and the opposing active player may place a Joker or bluff against those pumps
     (Crossfire Kick, a Linker pumped by Kings, swapped in: the Rewind Joker stops the pump)."""
     g = tag(("grave", "jaina"), ("midori", "rook"))
-    deal(g, P1, "5S KH 2H 3H")
-    deal(g, P3, "KS 5C")
-    deal(g, P2, "9S X1 5H")
+    deal_hand(g, P1, "5S KH 2H 3H")
+    deal_hand(g, P3, "KS 5C")
+    deal_hand(g, P2, "9S X1 5H")
     act(g, P1, Commit(c("5S"), BLOCK))
     act(g, P2, Commit(c("9S"), THROW))
     act(g, P3, Assist(c("KS"), ATTACK, None, c("5C")))

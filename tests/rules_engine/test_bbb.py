@@ -5,43 +5,24 @@ from __future__ import annotations
 
 import pytest
 
-from rules_engine.actions import Pass, PowerUp, Stop, UseAbility
+from rules_engine.actions import Pass, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt
 
-from .helpers import P1, P2, combo, commit, draw, fight, recorded_game
+from . import helpers
+from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 BBB = "2C 3C 4C 5C 6C JC QC"
 GRAVE = "5D 6D 7D 2D 3D 4D 9D"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
 
 
 def _draws(g: Game, *codes: str) -> None:
     """Recorded draws by whoever is asked, in order."""
     for code in codes:
         draw(g, g.actor, code)  # type: ignore[arg-type]
-
-
-def _finish_turn(g: Game, turn: int) -> None:
-    """Decline everything optional until turn ``turn`` is over."""
-    while g.turn == turn and g.outcome is None:
-        actor = g.actor
-        legal = g.legal_actions(actor)  # type: ignore[arg-type]
-        for pick in (Pass(), Stop(), PowerUp()):
-            if pick in legal:
-                g.apply(actor, pick)  # type: ignore[arg-type]
-                break
-        else:
-            g.apply(actor, legal[0])  # type: ignore[arg-type]
 
 
 def _ranged(bbb: str = BBB, grave: str = GRAVE, t2: tuple[str, str] = ("KC", "KD"),
@@ -51,7 +32,7 @@ def _ranged(bbb: str = BBB, grave: str = GRAVE, t2: tuple[str, str] = ("KC", "KD
     fight(g, commit("2C", "attack"), commit("5D", "block"))
     _draws(g, "9H", "9S")  # C7 (BBB: his attack was blocked), C8 (the block draw)
     g.apply(P2, Pass())  # no Knowing the Opponent
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draws(g, *t2)
     if window:
         _pass_window(g)
@@ -86,7 +67,7 @@ def test_at_range_throws_are_illegal_for_both_players() -> None:
     """bbb.md, Long Range: "players can't play throws, except range-legal throws" (GEN-1)."""
     g = _ranged()
     g.apply(P1, commit("3C", "attack"))
-    assert _illegal(g, P2, commit("7D", "throw")) == "GEN-1"
+    assert illegal_rule(g, P2, commit("7D", "throw")) == "GEN-1"
 
 
 def test_at_range_non_range_legal_attack_deals_no_damage_and_range_is_lost() -> None:
@@ -95,7 +76,7 @@ def test_at_range_non_range_legal_attack_deals_no_damage_and_range_is_lost() -> 
     g = _ranged()
     before = g.life[0]
     fight(g, commit(None), commit("6D", "attack"))
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert g.life[0] == before
     assert g.turn == 3
     _draws(g, "9C", "TD")
@@ -107,11 +88,11 @@ def test_at_range_bbb_normal_attacks_are_speed_1_and_first_face_card_returns() -
     play each combat to your hand"."""
     g = _ranged()
     fight(g, commit("6C", "attack"), commit("2D", "attack"))  # 1.0 beats Grave's 2.6
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert g.life[1] == 88 - 6 and g.life[0] == 80
     g = _ranged()
     fight(g, commit("JC", "attack", "Long Arm"), commit(None))
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert card("JC") in g.state(P1).hand
 
 
@@ -119,9 +100,9 @@ def test_gyro_spin_is_refused_at_range_and_junk_shot_needs_range() -> None:
     """bbb.md, Special moves: Gyro Spin "can't play at long range"; Junk Shot "requires long
     range"."""
     g = recorded_game(BBB, GRAVE, p1="bbb", p2="grave")
-    assert _illegal(g, P1, commit("QC", "attack", "Junk Shot")) == "GEN-1"
+    assert illegal_rule(g, P1, commit("QC", "attack", "Junk Shot")) == "GEN-1"
     g = _ranged()
-    assert _illegal(g, P1, commit("QC", "attack", "Gyro Spin")) == "GEN-1"
+    assert illegal_rule(g, P1, commit("QC", "attack", "Gyro Spin")) == "GEN-1"
     g.apply(P1, commit("QC", "attack", "Junk Shot"))
 
 
@@ -129,7 +110,7 @@ def test_range_is_lost_when_both_players_block() -> None:
     """bbb.md, Long Range: "lose range at the end of a turn in which both players blocked"."""
     g = _ranged()
     fight(g, commit("5C", "block"), commit("6D", "block"))
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     _draws(g, "9C", "TD")
     assert g.turn == 3 and not _ranged_now(g)
 
@@ -156,14 +137,14 @@ def test_robo_headbutt_extra_combo_keeps_the_combo_limit_and_needs_a_win() -> No
     fight(g, commit("7C", "attack", "Robo Headbutt"), commit(None))
     _draws(g, "8H")
     g.apply(P2, Pass())
-    assert _illegal(g, P1, combo("7C", "attack", "Robo Headbutt")) == "CB-2"  # in combat
-    assert _illegal(g, P1, combo("5C", "block")) == "CB-2"
+    assert illegal_rule(g, P1, combo("7C", "attack", "Robo Headbutt")) == "CB-2"  # in combat
+    assert illegal_rule(g, P1, combo("5C", "block")) == "CB-2"
     g.apply(P1, combo("2C"))
     g.apply(P1, combo("3C"))
     assert g.step != "C10"  # 2 combo points spent: the extra combo is over (CB-3)
     g = recorded_game("7C 2C 3C 4C 5C 6C AC", GRAVE, p1="bbb", p2="grave")
     fight(g, commit("7C", "attack", "Robo Headbutt"), commit("5D", "block"))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     assert g.life[1] == 90 - 2  # block damage only, no combo at all
 
 
@@ -171,7 +152,7 @@ def test_robo_headbutt_extra_combo_keeps_the_combo_limit_and_needs_a_win() -> No
 def _overdrive(extra: str = "") -> Game:
     g = recorded_game("2C 3C 4C 5C 6C JC 9C", GRAVE, p1="bbb", p2="grave")
     fight(g, commit("5C", "block"), commit("5D", "block"))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draws(g, "8C", "KD")
     return g
 
@@ -192,8 +173,8 @@ def test_overdrive_adds_3_to_face_cards() -> None:
 def test_overdrive_refused_without_an_8_or_out_of_its_window() -> None:
     """bbb.md, Overdrive: a Draw Phase ability of his 8."""
     g = _overdrive()
-    assert _illegal(g, P1, UseAbility("Overdrive", card("9C"))) == "AB-2"
-    assert _illegal(g, P1, UseAbility("Robo Headbutt", card("8C"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility("Overdrive", card("9C"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility("Robo Headbutt", card("8C"))) == "AB-2"
 
 
 def test_overdrive_long_arm_is_not_interrupted_by_a_faster_attack() -> None:
@@ -203,7 +184,7 @@ def test_overdrive_long_arm_is_not_interrupted_by_a_faster_attack() -> None:
     g.apply(P1, UseAbility("Overdrive", card("8C")))
     _pass_window(g)
     fight(g, commit("JC", "attack", "Long Arm"), commit("2D", "attack"))
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert g.life[1] == 90 - (7 + 3)
     assert g.life[0] == 80 - 2
 
@@ -214,7 +195,7 @@ def test_overdrive_junk_shot_is_unblockable() -> None:
     g.apply(P1, UseAbility("Overdrive", card("8C")))
     _pass_window(g)
     fight(g, commit("QC", "attack", "Junk Shot"), commit("6D", "block"))
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     assert g.life[1] == 88 - (13 + 3)
 
 
@@ -223,7 +204,7 @@ def test_overdrive_extensor_grab_after_a_dodge_sets_range() -> None:
     after a dodge"."""
     g = recorded_game("2C 3C 4C 5C 6C JC KC", GRAVE, p1="bbb", p2="grave")
     fight(g, commit("5C", "block"), commit("5D", "block"))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _draws(g, "8C", "KD")
     g.apply(P1, UseAbility("Overdrive", card("8C")))
     _pass_window(g)
@@ -231,7 +212,7 @@ def test_overdrive_extensor_grab_after_a_dodge_sets_range() -> None:
     if g.step == "C9":
         g.apply(P2, Pass())
     g.apply(P1, combo("KC", "throw", "Extensor Grab"))
-    _finish_turn(g, 2)
+    finish_turn(g, 2)
     _draws(g, "9C", "TD")
     assert g.turn == 3 and _ranged_now(g)
 
@@ -245,16 +226,5 @@ def test_greedy_plays_overdrive_with_a_face_card() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: BBB against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
     assert "bbb" in IMPLEMENTED
-    for seed, (p1, p2) in enumerate([("bbb", opponent), (opponent, "bbb")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 13 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("bbb", opponent, first_seed=13)

@@ -8,12 +8,12 @@ import pytest
 from rules_engine.actions import Pass, PowerUp, Stop, UseAbility
 from rules_engine.bots import GreedyBot, RandomBot
 from rules_engine.cards import card, characters
-from rules_engine.characters import IMPLEMENTED
 from rules_engine.errors import RuleViolation
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, Healed
 from rules_engine.ruleset import MoralHighGround, Ruleset
 
+from . import helpers
 from .helpers import P1, P2, combo, commit, draw, fight, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
@@ -304,15 +304,4 @@ def test_greedy_rhetoric_when_hurt_and_random_bot_sees_every_choice() -> None:
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 12: DeGrey against each of the 20 (both seats, random and greedy bots) replays
     as legal with the same result and position."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
-    for seed, (p1, p2) in enumerate([("degrey", opponent), (opponent, "degrey")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 7 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("degrey", opponent, first_seed=7)

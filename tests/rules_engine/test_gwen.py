@@ -8,10 +8,10 @@ import pytest
 from rules_engine.actions import Pass, Stop, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
-from rules_engine.characters import IMPLEMENTED
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Healed
 
+from . import helpers
 from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
@@ -209,15 +209,4 @@ def test_greedy_strikes_with_the_strongest_black_normal_attack() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 12: Gwen against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
-    for seed, (p1, p2) in enumerate([("gwen", opponent), (opponent, "gwen")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 13 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("gwen", opponent, first_seed=13)

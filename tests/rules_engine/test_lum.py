@@ -10,35 +10,25 @@ from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
 from rules_engine.characters import IMPLEMENTED
 from rules_engine.characters.lum import blackjack_totals, poker_effects
-from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt
 
-from .helpers import P1, P2, cards, combo, commit, draw, fight, recorded_game
+from . import helpers
+from .helpers import (
+    P1,
+    P2,
+    cards,
+    combo,
+    commit,
+    draw,
+    fight,
+    finish_turn,
+    illegal_rule,
+    recorded_game,
+)
 
 GRAVE = "5D 6D 7D 2D 3D 4D 9D"
 ROLL, JACKPOT, POKER, BLACKJACK = "Roll the Dice", "Jackpot", "Poker Flourish", "Blackjack"
-
-
-def _illegal(g: Game, player: object, action: object) -> str:
-    with pytest.raises(IllegalActionError) as err:
-        g.apply(player, action)  # type: ignore[arg-type]
-    return err.value.rule_id
-
-
-def _finish_turn(g: Game, turn: int) -> None:
-    """Decline everything optional until turn ``turn`` is over."""
-    from rules_engine.actions import PowerUp
-
-    while g.turn == turn and g.outcome is None:
-        actor = g.actor
-        legal = g.legal_actions(actor)  # type: ignore[arg-type]
-        for pick in (Pass(), Stop(), PowerUp()):
-            if pick in legal:
-                g.apply(actor, pick)  # type: ignore[arg-type]
-                break
-        else:
-            g.apply(actor, legal[0])  # type: ignore[arg-type]
 
 
 def _hit(hand: str = "3C 4C 7C JC QC AC TC", opp: str = GRAVE, *, p2: str = "grave") -> Game:
@@ -73,7 +63,7 @@ def test_roll_4_to_10_knocks_the_opponent_down_for_next_turns_combat__FR_LUM_1()
     assert card("6C") in g.state(P1).discard
     g.apply(P1, UseAbility(ROLL, option="knockdown"))
     assert g.state(P2).knockdown_next
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _t2(g, "9C", "9H")
     assert g.turn == 2 and g.state(P2).knocked_down
     while g.step == "T3":
@@ -86,7 +76,7 @@ def test_roll_is_once_a_combat_and_needs_an_attacks_damage__FR_LUM_2() -> None:
     """FR-LUM-2: at most once per combat; FR-LUM-1: only when his attack dealt damage."""
     g = _hit()
     g.apply(P1, UseAbility(ROLL))  # rolled: its top card is due
-    assert _illegal(g, P1, UseAbility(ROLL)) == "GEN-4"
+    assert illegal_rule(g, P1, UseAbility(ROLL)) == "GEN-4"
     rules = g.rules[P1]
     from rules_engine.errors import RuleViolation
 
@@ -123,7 +113,7 @@ def test_roll_2_or_3_gains_4_life_or_draws_the_bottom_card() -> None:
     g = _hit()
     g.state(P1).life = 80
     _roll(g, "2S")
-    assert _illegal(g, P1, UseAbility(ROLL, option="knockdown")) == "AB-1"
+    assert illegal_rule(g, P1, UseAbility(ROLL, option="knockdown")) == "AB-1"
     g.apply(P1, UseAbility(ROLL, option="life"))
     assert g.life[0] == 84
     g = _hit()
@@ -147,7 +137,7 @@ def test_roll_4_to_10_returns_face_cards_of_the_combo_with_pumps__FR_LUM_3() -> 
     assert g.step == "C13"
     _roll(g, "6S")
     g.apply(P1, UseAbility(ROLL, option="return"))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     hand = g.state(P1).hand
     assert {card("JC"), card("QC"), card("QD")} <= set(hand)
     assert card("6S") in g.state(P1).discard
@@ -158,7 +148,7 @@ def test_roll_face_card_slows_the_opponents_attacks_next_turn() -> None:
     turn" (slower = a higher number): Grave's 2 (2.6) loses to Lum's 4 (4.4)."""
     g = _hit()
     _roll(g, "KS")
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _t2(g, "9C", "9H")
     while g.step == "T3":
         g.apply(g.actor, Pass())  # type: ignore[arg-type]
@@ -204,7 +194,7 @@ def _draw_phase(hand: str = "3C 4C 7C JC QC AC 8C", opp: str = GRAVE) -> Game:
     """Turn 2's draw phase (T3), both players blocked on turn 1."""
     g = recorded_game(hand, opp, p1="lum", p2="grave")
     fight(g, commit(None), commit(None))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _t2(g, "9C", "AD")
     assert g.step == "T3"
     return g
@@ -216,7 +206,7 @@ def test_jackpot_reveals_an_ace_7_damage_and_another_draw() -> None:
     g = _draw_phase()
     g.apply(P1, UseAbility(JACKPOT, card("7C")))
     draw(g, P1, "2S")
-    assert _illegal(g, P2, Reveal(card("AS"))) == "GEN-6"  # not in Grave's hand
+    assert illegal_rule(g, P2, Reveal(card("AS"))) == "GEN-6"  # not in Grave's hand
     g.apply(P2, Reveal(card("AD")))
     draw(g, P1, "3S")
     assert g.life[1] == 90 - 7
@@ -227,7 +217,7 @@ def test_jackpot_reveals_a_joker_lum_takes_2() -> None:
     """lum.md, Jackpot: "If it's a Joker, you take 2 damage"."""
     g = recorded_game("3C 4C 7C JC QC AC 8C", "5D 6D 7D 2D 3D 4D X1", p1="lum", p2="grave")
     fight(g, commit(None), commit(None))
-    _finish_turn(g, 1)
+    finish_turn(g, 1)
     _t2(g, "9C", "9D")
     g.apply(P1, UseAbility(JACKPOT, card("7C")))
     draw(g, P1, "2S")
@@ -238,10 +228,10 @@ def test_jackpot_reveals_a_joker_lum_takes_2() -> None:
 def test_jackpot_illegal_uses__AB_2() -> None:
     """AB-2: Jackpot is played with a 7, in the draw phase (WIN-DRAW)."""
     g = _draw_phase()
-    assert _illegal(g, P1, UseAbility(JACKPOT, card("8C"))) == "AB-2"
-    assert _illegal(g, P1, UseAbility(JACKPOT, card("7S"))) == "AB-2"  # not in hand
-    assert _illegal(g, P1, UseAbility(POKER, card("8C"))) == "WIN-ENDTURN"
-    assert _illegal(g, P1, UseAbility(JACKPOT, card("7C"), option="x")) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(JACKPOT, card("8C"))) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(JACKPOT, card("7S"))) == "AB-2"  # not in hand
+    assert illegal_rule(g, P1, UseAbility(POKER, card("8C"))) == "WIN-ENDTURN"
+    assert illegal_rule(g, P1, UseAbility(JACKPOT, card("7C"), option="x")) == "AB-2"
 
 
 # --- Poker Flourish (10) -------------------------------------------------------------------------
@@ -280,10 +270,10 @@ def test_poker_flourish_wrong_hand_or_window_is_refused__FR_LUM_4() -> None:
     """FR-LUM-4: Jokers are not wild; a hand that does not make the poker hand named is refused;
     out of its window (WIN-ENDTURN) and without a 10 (AB-2)."""
     g = _end_of_turn("TC 5C X1 8H 8D 3C 4C", "5H 8S")
-    assert _illegal(g, P1, UseAbility(POKER, card("TC"), cards("5C X1 8H"),
+    assert illegal_rule(g, P1, UseAbility(POKER, card("TC"), cards("5C X1 8H"),
                                       "full_house")) == "FR-LUM-4"
-    assert _illegal(g, P1, UseAbility(POKER, card("4C"), cards("2C 3C"), "flush")) == "AB-2"
-    assert _illegal(g, P1, UseAbility(JACKPOT, card("TC"))) == "WIN-DRAW"
+    assert illegal_rule(g, P1, UseAbility(POKER, card("4C"), cards("2C 3C"), "flush")) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(JACKPOT, card("TC"))) == "WIN-DRAW"
     assert poker_effects(cards("5H 8S 5C X1 8H"))[0] == set()
 
 
@@ -291,7 +281,7 @@ def test_poker_flourish_ace_low_straight_searches_the_deck__FR_LUM_4() -> None:
     """FR-LUM-4: straights may run A-5; Straight: "search your deck for any card"."""
     g = _end_of_turn("TC 3C 4C 5C 7C 8C 9C", "AH 2S")
     g.apply(P1, UseAbility(POKER, card("TC"), cards("3C 4C 5C"), "straight"))
-    assert _illegal(g, P1, UseAbility(POKER, None, cards("AH"), "search")) == "AB-2"
+    assert illegal_rule(g, P1, UseAbility(POKER, None, cards("AH"), "search")) == "AB-2"
     g.apply(P1, UseAbility(POKER, None, cards("KS"), "search"))
     assert card("KS") in g.state(P1).hand and card("KS") not in g.state(P1).deck
     assert poker_effects(cards("TH JS QC KD AH"))[0] == {"straight"}
@@ -331,7 +321,7 @@ def test_blackjack_deals_the_total_and_does_not_hit_back() -> None:
     than 21 or you decide to stop. Deal that much damage"."""
     g = _blackjack()
     g.apply(P1, Draw(card("TS")))
-    assert _illegal(g, P1, UseAbility(BLACKJACK, option="hit")) == "AB-3"
+    assert illegal_rule(g, P1, UseAbility(BLACKJACK, option="hit")) == "AB-3"
     g.apply(P1, UseAbility(BLACKJACK, option="deal"))
     g.apply(P1, Draw(card("5S")))
     g.apply(P1, UseAbility(BLACKJACK, option="stop"))
@@ -397,19 +387,8 @@ def test_greedy_bot_plays_jackpot_and_the_best_poker_hand() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Lum against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
     assert "lum" in IMPLEMENTED
-    for seed, (p1, p2) in enumerate([("lum", opponent), (opponent, "lum")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 14 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("lum", opponent, first_seed=14)
 
 
 def test_rolling_panda_block_damage_none_or_first_edition_2() -> None:

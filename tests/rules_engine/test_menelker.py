@@ -12,6 +12,7 @@ from rules_engine.characters import IMPLEMENTED, abilities_implemented
 from rules_engine.game import Game
 from rules_engine.journal import Drew
 
+from . import helpers
 from .helpers import (
     P1,
     P2,
@@ -320,15 +321,4 @@ def test_menelker_is_registered() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Menelker against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
-    for seed, (p1, p2) in enumerate([("menelker", opponent), (opponent, "menelker")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 14 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("menelker", opponent, first_seed=14)

@@ -10,12 +10,12 @@ from rules_engine import effects
 from rules_engine.actions import FaceDown, Pass, Stop, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
-from rules_engine.characters import IMPLEMENTED
 from rules_engine.game import Game
 from rules_engine.journal import ComboEnded, DamageDealt, Drew, Hit, JokerUsed, Knockdown
 from rules_engine.ruleset import EntanglingVines, Ruleset
 from rules_engine.state import Ongoing, Trigger
 
+from . import helpers
 from .helpers import P1, P2, combo, commit, draw, fight, finish_turn, illegal_rule, recorded_game
 
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # Grave with nothing to play outside combat
@@ -266,15 +266,4 @@ def test_greedy_always_uses_rock_armor_with_the_cheapest_pair() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Rook against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
-    for seed, (p1, p2) in enumerate([("rook", opponent), (opponent, "rook")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 13 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("rook", opponent, first_seed=13)

@@ -43,7 +43,7 @@ from rules_engine.team import Mode, Team
 from rules_engine.timeline import timeline
 from rules_engine.types import Actor, PlayerId
 
-from .helpers import illegal_rule
+from .helpers import deal_hand, illegal_rule
 
 P1, P2, P3, P4 = PlayerId.P1, PlayerId.P2, PlayerId.P3, PlayerId.P4
 ATTACK, THROW, DODGE = MoveType.ATTACK, MoveType.THROW, MoveType.DODGE
@@ -52,18 +52,6 @@ ATTACK, THROW, DODGE = MoveType.ATTACK, MoveType.THROW, MoveType.DODGE
 def tag_match(seed: int = 5, a: tuple[str, ...] = ("grave", "jaina"),
               b: tuple[str, ...] = ("midori", "rook")) -> Game:
     return Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed)
-
-
-def set_hand(g: Game, seat: PlayerId, codes: str) -> None:
-    """The seat's hand is exactly ``codes`` (the rest back in its deck): a position set up for
-    the test."""
-    ps = g.state(seat)
-    ps.deck.extend(ps.hand)
-    ps.hand.clear()
-    for code in codes.split():
-        c = card(code)
-        ps.deck.remove(c)
-        ps.hand.append(c)
 
 
 _NEUTRAL = (Pass(), Stop(), PowerUp(), NoCard(), Keep())
@@ -141,10 +129,10 @@ def dodge_position(joker: bool = False) -> Game:
     """Turn 1: Grave (P1) dodges Midori's (P2) attack; Jaina (P3) waits on the bench with a
     Linker and normals. With ``joker`` Midori keeps a Joker for C9."""
     g = tag_match()
-    set_hand(g, P1, "2H 9C")
-    set_hand(g, P3, "KS 2S 3S 4S TD")
-    set_hand(g, P2, "4H X1" if joker else "4H")
-    set_hand(g, P4, "5C")
+    deal_hand(g, P1, "2H 9C")
+    deal_hand(g, P3, "KS 2S 3S 4S TD")
+    deal_hand(g, P2, "4H X1" if joker else "4H")
+    deal_hand(g, P4, "5C")
     g.apply(P1, Commit(card("2H"), DODGE))
     g.apply(P2, Commit(card("4H"), ATTACK))
     return g
@@ -189,9 +177,9 @@ def test_a_dodge_tag_needs_a_dodge_win_and_cards_in_hand__TAG_DODGE() -> None:
     assert illegal_rule(g, P1, Tag("dodge", card=card("9C"), partner_card=card("9C"))) \
         == "TAG-DODGE"
     g = tag_match()
-    set_hand(g, P1, "3H 9C")
-    set_hand(g, P3, "TD")
-    set_hand(g, P2, "2H")
+    deal_hand(g, P1, "3H 9C")
+    deal_hand(g, P3, "TD")
+    deal_hand(g, P2, "2H")
     g.apply(P1, Commit(card("3H"), ATTACK))
     g.apply(P2, Commit(card("2H"), THROW))
     drive(g, c10(P1))
@@ -240,10 +228,10 @@ def continue_position() -> Game:
     """Turn 1: Grave (P1) hits Midori's (P2) throw with a normal 2 and combos a 3; Jaina (P3)
     holds 4, 5, 6 and a Starter throw."""
     g = tag_match()
-    set_hand(g, P1, "2H 3H 9C")
-    set_hand(g, P3, "4S 5S 6S 8S TD")
-    set_hand(g, P2, "2D")
-    set_hand(g, P4, "5C")
+    deal_hand(g, P1, "2H 3H 9C")
+    deal_hand(g, P3, "4S 5S 6S 8S TD")
+    deal_hand(g, P2, "2D")
+    deal_hand(g, P4, "5C")
     g.apply(P1, Commit(card("2H"), ATTACK))
     g.apply(P2, Commit(card("2D"), THROW))
     drive(g, c10(P1))
@@ -303,9 +291,9 @@ def test_continue_tag_refused_with_an_ender_or_no_points__TAG_CONT() -> None:
     assert illegal_rule(g, P1, Tag("continue", card=card("9C"), partner_card=card("TD"))) \
         == "TAG-CONT"
     g = tag_match(a=("jaina", "grave"))
-    set_hand(g, P1, "QH 9C")
-    set_hand(g, P3, "TD")
-    set_hand(g, P2, "2D")
+    deal_hand(g, P1, "QH 9C")
+    deal_hand(g, P3, "TD")
+    deal_hand(g, P2, "2D")
     g.apply(P1, Commit(card("QH"), ATTACK))  # an Ender (pumpable) as the combat card
     g.apply(P2, Commit(card("2D"), THROW))
     drive(g, c10(P1))
@@ -320,9 +308,9 @@ def test_a_knockdown_stays_with_the_character_that_tags_out__OQ_32__KD_6() -> No
     wins with an attack and tags out; he stays knocked down on the bench until K3, and Jaina,
     coming in, is not knocked down."""
     g = tag_match()
-    set_hand(g, P1, "2H 3H 9C")
-    set_hand(g, P3, "4S TD")
-    set_hand(g, P2, "2D")
+    deal_hand(g, P1, "2H 3H 9C")
+    deal_hand(g, P3, "4S TD")
+    deal_hand(g, P2, "2D")
     g.state(P1).knocked_down = True  # knocked down for this turn (a position for the test)
     g.apply(P1, Commit(card("2H"), ATTACK))
     g.apply(P2, Commit(card("2D"), THROW))
@@ -343,9 +331,9 @@ def super_position() -> Game:
     """Turn 1: Grave (P1) wins with his super (AH, an Ender); Jaina (P3) holds AS (an Ender
     that costs one more Ace) and AD; Grave keeps AC for a tag back."""
     g = tag_match()
-    set_hand(g, P1, "AH AC")
-    set_hand(g, P3, "AS AD 2S")
-    set_hand(g, P2, "2D")
+    deal_hand(g, P1, "AH AC")
+    deal_hand(g, P3, "AS AD 2S")
+    deal_hand(g, P2, "2D")
     g.apply(P1, Commit(card("AH"), ATTACK, "True-Spark Arc"))
     g.apply(P2, Commit(card("2D"), THROW))
     drive(g, c10(P1))
@@ -437,7 +425,7 @@ def test_no_ace_tag_without_an_ace_owed__TAG_PU_1() -> None:
     9s (1 Ace) it is offered, naming the pair; without the pair (and no chain reward) it is
     refused with the rule."""
     g = continue_position()
-    set_hand(g, P1, "9C 9D")
+    deal_hand(g, P1, "9C 9D")
     g.apply(P1, Stop())
     drive(g, lambda g: g.step == "P2" and P1 in g.acting_players)
     assert g.state(P1).chains == [2]  # no reward
@@ -450,7 +438,7 @@ def test_no_ace_tag_after_a_knockdown_this_turn__TAG_PU_3__SB_4() -> None:
     """TAG-PU-3 / SB-4: the Ace tag is a Power-Up tag like the hard tag: a side whose active
     character was knocked down this turn is offered none, and one is refused with the rule."""
     g = continue_position()
-    set_hand(g, P1, "9C 9D")
+    deal_hand(g, P1, "9C 9D")
     g.apply(P1, Stop())
     g.state(P1).knockdown_next = True  # knocked down this combat (a position for the test)
     drive(g, lambda g: g.step == "P2" and P1 in g.acting_players)
@@ -497,10 +485,10 @@ def dodge_assist_position(assist: bool) -> Game:
     """Turn 1: Grave (P1) dodges Midori's (P2) attack; Lum (P3) assists with Rolling Panda (a
     Queen: pumpable with a Queen, so P1 has a C10 decision after it) or passes."""
     g = assist_match(("grave", "lum"))
-    set_hand(g, P1, "2H QH 9C")
-    set_hand(g, P3, "QS 5C 7D")
-    set_hand(g, P2, "4H 5H")
-    set_hand(g, P4, "2C")
+    deal_hand(g, P1, "2H QH 9C")
+    deal_hand(g, P3, "QS 5C 7D")
+    deal_hand(g, P2, "4H 5H")
+    deal_hand(g, P4, "2C")
     g.apply(P1, Commit(card("2H"), DODGE))
     g.apply(P2, Commit(card("4H"), ATTACK))
     g.apply(P3, Assist(card("QS"), ATTACK, None, card("5C")) if assist else Pass())
@@ -530,10 +518,10 @@ def assisted_combo(assist: bool) -> Game:
     AS-11) or passes; Grave then combos a 3. Gloria holds the super Twilight Key (an Ace
     Linker, 1 more Ace) and two normals."""
     g = assist_match(("grave", "gloria"))
-    set_hand(g, P1, "2S 3H 4H AH 9C")
-    set_hand(g, P3, "JS 5C AS AD 2C 3C")
-    set_hand(g, P2, "9S 5H")
-    set_hand(g, P4, "2D")
+    deal_hand(g, P1, "2S 3H 4H AH 9C")
+    deal_hand(g, P3, "JS 5C AS AD 2C 3C")
+    deal_hand(g, P2, "9S 5H")
+    deal_hand(g, P4, "2D")
     g.apply(P1, Commit(card("2S"), ATTACK))
     g.apply(P2, Commit(card("9S"), THROW))
     g.apply(P3, Assist(card("JS"), ATTACK, "Moonlight Sphere", card("5C")) if assist
@@ -601,10 +589,10 @@ def test_a_shared_combo_goes_on_against_the_bench_after_a_knockout__OQ_02__AS_16
     combat carries on against the survivor: the later move deals nothing to Midori and still
     hits Rook on the bench."""
     g = assist_match(("grave", "jaina"))
-    set_hand(g, P1, "2S 3H 4H")
-    set_hand(g, P3, "5C")
-    set_hand(g, P2, "9S 5H")
-    set_hand(g, P4, "KS 2D")
+    deal_hand(g, P1, "2S 3H 4H")
+    deal_hand(g, P3, "5C")
+    deal_hand(g, P2, "9S 5H")
+    deal_hand(g, P4, "KS 2D")
     midori, rook = g.state(P2), g.state(P4)
     midori.life = 4
     bench_life = rook.life

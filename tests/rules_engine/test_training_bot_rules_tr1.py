@@ -22,7 +22,7 @@ from rules_engine.journal import Blocked, Drew, Hit
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_match
-from rules_engine.state import Decision
+from rules_engine.state import Decision, PlayerState
 from rules_engine.team import Mode, Team
 from rules_engine.training import Training
 from rules_engine.training.characters.lum import LumBotAbilities
@@ -80,15 +80,21 @@ def play_until(g: Game, done: Callable[[Game], bool], seed: int = 1) -> None:
         g.apply(P1, human.choose(g, P1, g.legal_actions(P1)))
 
 
+def _gather(ps: PlayerState, into: list[Card], codes: tuple[str, ...]) -> None:
+    """Put cards at the end of one of a seat's zones (``into``: its hand or discard pile) from
+    wherever else they are: a position set up for the test."""
+    for c in (card(code) for code in codes):
+        for other in (ps.deck, ps.hand, ps.discard):
+            if other is not into and c in other:
+                other.remove(c)
+        if c not in into:
+            into.append(c)
+
+
 def to_hand(g: Game, seat: PlayerId, *codes: str) -> None:
     """Put cards into a seat's hand from wherever they are (a position set up for the test)."""
     ps = g.state(seat)
-    for c in (card(code) for code in codes):
-        for zone in (ps.deck, ps.discard):
-            if c in zone:
-                zone.remove(c)
-        if c not in ps.hand:
-            ps.hand.append(c)
+    _gather(ps, ps.hand, codes)
 
 
 def set_hand(g: Game, seat: PlayerId, *codes: str) -> None:
@@ -100,13 +106,9 @@ def set_hand(g: Game, seat: PlayerId, *codes: str) -> None:
 
 
 def to_discard(g: Game, seat: PlayerId, *codes: str) -> None:
+    """Put cards onto a seat's discard pile from wherever they are."""
     ps = g.state(seat)
-    for c in (card(code) for code in codes):
-        for zone in (ps.deck, ps.hand):
-            if c in zone:
-                zone.remove(c)
-        if c not in ps.discard:
-            ps.discard.append(c)
+    _gather(ps, ps.discard, codes)
 
 
 def on_top(g: Game, seat: PlayerId, *codes: str) -> None:

@@ -11,7 +11,7 @@ import pytest
 from rules_engine.actions import Draw, FaceDown, Pass, Stop, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, characters
-from rules_engine.characters import IMPLEMENTED, abilities_implemented
+from rules_engine.characters import abilities_implemented
 from rules_engine.characters.valerie import (
     AGILE_HANDS,
     BOLD_STROKES,
@@ -23,6 +23,7 @@ from rules_engine.game import Game
 from rules_engine.journal import Drew
 from rules_engine.ruleset import BurstOfSpeed, Ruleset
 
+from . import helpers
 from .helpers import (
     P1,
     P2,
@@ -264,16 +265,5 @@ def test_greedy_bot_plays_burst_only_in_a_speed_race() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Valerie against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
-    for seed, (p1, p2) in enumerate([("valerie", opponent), (opponent, "valerie")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 13 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("valerie", opponent, first_seed=13)
 

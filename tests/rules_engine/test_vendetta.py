@@ -10,7 +10,7 @@ import pytest
 from rules_engine.actions import Draw, Pass, Stop, UseAbility
 from rules_engine.bots import GreedyBot
 from rules_engine.cards import card, character, characters
-from rules_engine.characters import IMPLEMENTED, abilities_implemented
+from rules_engine.characters import abilities_implemented
 from rules_engine.characters.vendetta import (
     ACROBATICS,
     CARRION_REACH,
@@ -22,6 +22,7 @@ from rules_engine.replay import replay
 from rules_engine.selfplay import play_game
 from rules_engine.timeline import timeline
 
+from . import helpers
 from .helpers import P1, P2, PLAIN, commit, fight, illegal_rule, recorded_game
 
 VENDETTA = "8C 2C 5C 6C 3C 9C TC"
@@ -210,15 +211,7 @@ def test_greedy_bot_plays_acrobatics_against_a_big_hit() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Vendetta against each of the 20 (both seats, random and greedy bots)."""
-    for seed, (p1, p2) in enumerate([("vendetta", opponent), (opponent, "vendetta")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 13 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("vendetta", opponent, first_seed=13)
 
 
 def test_a_draw_after_acrobatics_is_explained__vendetta_md_acrobatics() -> None:

@@ -14,6 +14,7 @@ from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Hit, Knockdown
 from rules_engine.ruleset import Ruleset, ZaneThrowSpeed
 
+from . import helpers
 from .helpers import (
     P1,
     P2,
@@ -255,15 +256,4 @@ def test_zane_is_registered() -> None:
 @pytest.mark.parametrize("opponent", sorted(characters()))
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Zane against each of the 20 (both seats, random and greedy bots)."""
-    from rules_engine.replay import replay
-    from rules_engine.selfplay import play_game
-
-    for seed, (p1, p2) in enumerate([("zane", opponent), (opponent, "zane")]):
-        for bot in ("random", "greedy"):
-            game, log = play_game(p1, p2, 14 + seed, bot=bot)
-            verdict = replay(log.dumps())
-            assert verdict.status == "legal", verdict.summary()
-            assert verdict.final is not None
-            assert verdict.final["position"] == game.fingerprint()
-            assert verdict.to_dict()["abilities_complete"] is (
-                p1 in IMPLEMENTED and p2 in IMPLEMENTED)
+    helpers.assert_self_play_replays_legal("zane", opponent, first_seed=14)

@@ -1,29 +1,7 @@
+"""The shared event fixtures (tests/support/event_fixtures.py)."""
+
 from __future__ import annotations
 
-from typing import Any
+from tests.support.event_fixtures import event, organizer, other_organizer, player
 
-import pytest
-
-from tests.tournaments.factories import EventFactory, PlayerFactory, UserFactory
-
-
-@pytest.fixture
-def organizer() -> Any:
-    return UserFactory(username="org")
-
-
-@pytest.fixture
-def event(organizer: Any) -> Any:
-    return EventFactory(organizers=[organizer])
-
-
-@pytest.fixture
-def player() -> Any:
-    return PlayerFactory()
-
-
-@pytest.fixture
-def other_organizer() -> Any:
-    other = UserFactory(username="other-org")
-    EventFactory(organizers=[other])
-    return other
+__all__ = ["event", "organizer", "other_organizer", "player"]

@@ -66,6 +66,16 @@ def _book_for(stage: Stage) -> SetBook:
     return SetBook(sets={}, loader=load, disqualified=disqualified)
 
 
+def _locked_set(set: Set) -> tuple[Stage, SetBook, Set]:
+    """Lock ``set``'s stage and load its book of sets; the set as the book holds it (locked,
+    its stage the locked one), for a change that may move results through the bracket."""
+    stage = lock_stage(set.stage)
+    book = _book_for(stage)
+    s = book.get(set.key)
+    s.stage = stage
+    return stage, book, s
+
+
 def _save(book: SetBook) -> None:
     fields = [
         "entrant_a", "entrant_b", "is_bye_a", "is_bye_b", "score_a", "score_b", "winner",
@@ -267,10 +277,7 @@ def set_result_report(*, set: Set, actor: Any, result: SetResult) -> Set:
 
 def set_result_record(*, set: Set, actor: Any, result: SetResult, action: str = "") -> Set:
     """Record a ready set's result (no permission check: callers decide who may)."""
-    stage = lock_stage(set.stage)
-    book = _book_for(stage)
-    s = book.get(set.key)
-    s.stage = stage
+    stage, book, s = _locked_set(set)
     if s.status == Set.Status.FINISHED:
         raise TournamentError(
             TournamentErrorCode.SET_ALREADY_FINISHED,
@@ -335,10 +342,7 @@ def set_correction_preview(*, set: Set, actor: Any, result: SetResult) -> Correc
     """What correcting a finished set would change; writes nothing."""
     require_organizer(event=set.stage.event, actor=actor)
     with transaction.atomic():
-        stage = lock_stage(set.stage)
-        book = _book_for(stage)
-        s = book.get(set.key)
-        s.stage = stage
+        stage, book, s = _locked_set(set)
         if s.status != Set.Status.FINISHED:
             raise TournamentError(
                 TournamentErrorCode.SET_NOT_FINISHED,
@@ -367,10 +371,7 @@ def set_result_correct(
         )
     if not reason.strip():
         raise TournamentError(TournamentErrorCode.RESULT_INVALID, "say why the result changes")
-    stage = lock_stage(set.stage)
-    book = _book_for(stage)
-    s = book.get(set.key)
-    s.stage = stage
+    stage, book, s = _locked_set(set)
     winner_side, score_a, score_b = _validate_result(s, result)
     before = _snapshot(s)
     keys = downstream_keys(book, s) if plan.winner_changes else []
@@ -401,10 +402,7 @@ def set_reopen_preview(*, set: Set, actor: Any) -> CorrectionPlan:
     """What reopening a finished set would clear; writes nothing."""
     require_organizer(event=set.stage.event, actor=actor)
     with transaction.atomic():
-        stage = lock_stage(set.stage)
-        book = _book_for(stage)
-        s = book.get(set.key)
-        s.stage = stage
+        stage, book, s = _locked_set(set)
         if s.status != Set.Status.FINISHED:
             raise TournamentError(
                 TournamentErrorCode.SET_NOT_FINISHED,
@@ -444,10 +442,7 @@ def set_reopen(*, set: Set, actor: Any, reason: str, confirm: bool) -> Correctio
         )
     if not reason.strip():
         raise TournamentError(TournamentErrorCode.RESULT_INVALID, "say why the set is reopened")
-    stage = lock_stage(set.stage)
-    book = _book_for(stage)
-    s = book.get(set.key)
-    s.stage = stage
+    stage, book, s = _locked_set(set)
     before = _snapshot(s)
     keys = downstream_keys(book, s)
     if keys:
@@ -540,10 +535,7 @@ def set_game_record(
     Used for results that come from confirmed match logs. Recording the same match twice
     changes nothing, so a retried or duplicated callback is harmless.
     """
-    stage = lock_stage(set.stage)
-    book = _book_for(stage)
-    s = book.get(set.key)
-    s.stage = stage
+    stage, book, s = _locked_set(set)
     if match is not None and Game.objects.filter(match=match).exists():
         return s
     if s.status != Set.Status.READY:
@@ -591,10 +583,7 @@ def set_game_winner_change(*, game: Game, winner_side: str, actor: Any, reason: 
     If the set's outcome changes, every set that depended on it is reset, as in a correction; a
     finished set that is no longer decided becomes ready again for the games still to play.
     """
-    stage = lock_stage(game.set.stage)
-    book = _book_for(stage)
-    s = book.get(game.set.key)
-    s.stage = stage
+    stage, book, s = _locked_set(game.set)
     games = list(s.games.order_by("number"))
     target = next(g for g in games if g.pk == game.pk)
     if target.winner_side == winner_side:

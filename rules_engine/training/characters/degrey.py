@@ -65,7 +65,6 @@ class DeGreyBot(BotRules):
         c, m = ps.combat_card, ps.combat_move
         if c is None or m is None or judge.wins_combat(game, ps):
             return False
-        other = next((o for o in ps.character.moves_of(c)
-                      if (o.type, o.name) != (m.type, m.name)), None)
+        other = ps.character.other_end(c, m)
         return other is not None and judge.wins_combat(
             game, ps, card=c, move=game.played_move(ps, c, other))

@@ -75,8 +75,7 @@ class JainaBot(BotRules):
         c, m = ps.combat_card, ps.combat_move
         if c is None or m is None:
             return False
-        other = next((o for o in ps.character.moves_of(c)
-                      if (o.type, o.name) != (m.type, m.name)), None)
+        other = ps.character.other_end(c, m)
         if other is None:
             return False
         rotated = game.played_move(ps, c, other)

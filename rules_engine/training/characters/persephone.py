@@ -23,20 +23,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
-from rules_engine.actions import Action, Combo, Commit, Pass, UseAbility
-from rules_engine.cards import Card, MoveType
-from rules_engine.characters.persephone import BARE_YOUR_SOUL, DO_AS_TOLD, DOMINANCE, MISTRESS
+from rules_engine.actions import Action, Combo, Pass, UseAbility
+from rules_engine.characters.persephone import (
+    BARE_YOUR_SOUL,
+    DO_AS_TOLD,
+    DOMINANCE,
+    MISTRESS,
+    card_worth,
+    weakest_commit,
+)
 from rules_engine.state import Decision, PlayerState
 from rules_engine.training.characters.base import BotRules
 
 if TYPE_CHECKING:
     from rules_engine.cards import Move
     from rules_engine.game.core import GameCore
-
-
-def _value(c: Card) -> int:
-    """How much a player wants a card: its rank, Aces (and Jokers) highest."""
-    return 100 if c.is_joker or c.rank is None else 14 if c.is_ace else int(c.rank)
 
 
 class PersephoneBot(BotRules):
@@ -54,7 +55,7 @@ class PersephoneBot(BotRules):
             return None
         first = uses[0]
         if first.ability == DOMINANCE:
-            return max(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
+            return max(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
         if first.ability == DO_AS_TOLD and first.option is None:
             return first  # TR-11: counter whatever it can
         if first.ability != BARE_YOUR_SOUL:
@@ -63,9 +64,9 @@ class PersephoneBot(BotRules):
         if first.card is not None:  # the draw-phase window
             return first if human.deck else Pass()
         if Pass() in legal:  # one of the human's draws: the face-up card worth least
-            return min(uses, key=lambda a: (_value(a.cards[0]), a.cards[0].code))
+            return min(uses, key=lambda a: (card_worth(a.cards[0]), a.cards[0].code))
         # discarding down to 3: the face-up cards worth most to the human go
-        return max(uses, key=lambda a: (sum(_value(c) for c in a.cards),
+        return max(uses, key=lambda a: (sum(card_worth(c) for c in a.cards),
                                         tuple(c.code for c in a.cards)))
 
     @staticmethod
@@ -92,15 +93,4 @@ class PersephoneBot(BotRules):
         """Mistress's Command: the worst possible choices for the human."""
         if Pass() in legal:
             return Pass()
-        commits = [a for a in legal if isinstance(a, Commit) and not a.card.is_joker
-                   and not a.card.is_ace and a.move in (MoveType.ATTACK, MoveType.THROW)]
-        if not commits:
-            return None
-
-        def weakness(a: Commit) -> tuple[int, int, str]:
-            assert a.move is not None
-            m = seat.character.find_move(a.card, a.move, a.name)
-            if m is None:
-                return (0, 0, a.card.code)
-            return (m.damage, -(m.speed or 0), a.card.code)
-        return min(commits, key=weakness)
+        return weakest_commit(seat, legal)

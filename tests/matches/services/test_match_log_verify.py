@@ -14,6 +14,7 @@ from tests.matches.factories import (
     log_bytes,
     self_play_log_text,
     side_user,
+    submit_verified,
     versus_match,
     with_claimed_winner,
     with_extra_event,
@@ -23,16 +24,6 @@ pytestmark = pytest.mark.django_db
 RS = VerificationRun.Status
 
 
-def submit(match: Match, side: int, text: str, capture) -> VerificationRun:
-    with capture(execute=True):
-        outcome = match_log_submit(
-            match=match, submitted_by=side_user(match, side), log_bytes=log_bytes(text)
-        )
-    assert outcome.run is not None
-    outcome.run.refresh_from_db()
-    return outcome.run
-
-
 def test_illegal_log_is_a_stored_verdict_with_position_and_rule__END_2(
     django_capture_on_commit_callbacks,
 ) -> None:
@@ -40,7 +31,7 @@ def test_illegal_log_is_a_stored_verdict_with_position_and_rule__END_2(
     text = with_extra_event(legal)
     last_index = len(json.loads(legal)["events"])
     match = versus_match()
-    run = submit(match, 1, text, django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, text, django_capture_on_commit_callbacks)
     assert run.status == RS.ILLEGAL
     error = run.verdict["first_error"]
     assert error["index"] == last_index
@@ -56,7 +47,9 @@ def test_claimed_result_that_differs_is_its_own_verdict(django_capture_on_commit
     actual = json.loads(legal)["result"]["winner"]
     other = "P1" if actual == "P2" else "P2"
     match = versus_match()
-    run = submit(match, 1, with_claimed_winner(legal, other), django_capture_on_commit_callbacks)
+    run = submit_verified(
+        match, 1, with_claimed_winner(legal, other), django_capture_on_commit_callbacks
+    )
     assert run.status == RS.RESULT_MISMATCH
     assert run.verdict["final"]["winner"] == actual
     assert run.verdict["claimed"]["winner"] == other
@@ -64,7 +57,7 @@ def test_claimed_result_that_differs_is_its_own_verdict(django_capture_on_commit
 
 def test_verifying_a_finished_run_again_changes_nothing(django_capture_on_commit_callbacks) -> None:
     match = versus_match()
-    run = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
     before = (run.status, run.attempts, run.finished_at, AuditEntry.objects.count())
     again = match_log_verify(run_id=run.pk)
     again.refresh_from_db()
@@ -94,7 +87,7 @@ def test_engine_bug_is_stored_as_engine_error_not_blamed_on_the_player(
 
     monkeypatch.setattr(engine, "log_judge", broken)
     match = versus_match()
-    run = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
     assert run.status == RS.ERROR
     assert run.verdict["status"] == "engine_error"
     assert run.verdict["error"]["kind"] == "KeyError"
@@ -105,8 +98,12 @@ def test_two_different_legal_logs_open_a_dispute_at_the_first_difference(
     django_capture_on_commit_callbacks,
 ) -> None:
     match = versus_match()
-    submit(match, 1, self_play_log_text("grave", "jaina", 1), django_capture_on_commit_callbacks)
-    submit(match, 2, self_play_log_text("grave", "jaina", 2), django_capture_on_commit_callbacks)
+    submit_verified(
+        match, 1, self_play_log_text("grave", "jaina", 1), django_capture_on_commit_callbacks
+    )
+    submit_verified(
+        match, 2, self_play_log_text("grave", "jaina", 2), django_capture_on_commit_callbacks
+    )
     match.refresh_from_db()
     assert match.status == Match.Status.DISPUTED
     dispute = Dispute.objects.get(match=match)
@@ -136,7 +133,7 @@ def test_requeue_creates_a_new_run_and_records_who_asked(
     django_capture_on_commit_callbacks,
 ) -> None:
     match = versus_match()
-    first = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    first = submit_verified(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
     organizer = side_user(match, 2)
     with django_capture_on_commit_callbacks(execute=True):
         second = match_run_requeue(log=first.log, requested_by=organizer)

@@ -16,22 +16,13 @@ from tests.matches.factories import (
     log_bytes,
     self_play_log_text,
     side_user,
+    submit_verified,
     versus_match,
     with_extra_event,
 )
 
 pytestmark = pytest.mark.django_db
 RS = VerificationRun.Status
-
-
-def submit(match: Match, side: int, text: str, capture) -> VerificationRun:  # type: ignore[no-untyped-def]
-    with capture(execute=True):
-        outcome = match_log_submit(
-            match=match, submitted_by=side_user(match, side), log_bytes=log_bytes(text)
-        )
-    assert outcome.run is not None
-    outcome.run.refresh_from_db()
-    return outcome.run
 
 
 def _stored_turns(run: VerificationRun) -> list[dict[str, object]]:
@@ -41,7 +32,7 @@ def _stored_turns(run: VerificationRun) -> list[dict[str, object]]:
 
 def test_verification_stores_the_timeline_in_chunks(django_capture_on_commit_callbacks) -> None:
     text = self_play_log_text()
-    run = submit(versus_match(), 1, text, django_capture_on_commit_callbacks)
+    run = submit_verified(versus_match(), 1, text, django_capture_on_commit_callbacks)
     expected = engine.log_timeline(text)
     assert run.status == RS.LEGAL and run.turn_count == len(expected) > 0
     assert _stored_turns(run) == expected
@@ -53,7 +44,7 @@ def test_an_illegal_log_stores_the_board_before_its_error(
     django_capture_on_commit_callbacks,
 ) -> None:
     text = with_extra_event(self_play_log_text())
-    run = submit(versus_match(), 1, text, django_capture_on_commit_callbacks)
+    run = submit_verified(versus_match(), 1, text, django_capture_on_commit_callbacks)
     assert run.status == RS.ILLEGAL
     index = run.verdict["first_error"]["index"]
     assert run.board_before == engine.log_board_before(text, index)
@@ -73,9 +64,9 @@ def test_the_match_page_reads_stored_analyses_only(
 ) -> None:
     legal = self_play_log_text()
     match = versus_match()
-    submit(match, 1, legal, django_capture_on_commit_callbacks)
+    submit_verified(match, 1, legal, django_capture_on_commit_callbacks)
     illegal_match = versus_match()
-    submit(illegal_match, 1, with_extra_event(legal), django_capture_on_commit_callbacks)
+    submit_verified(illegal_match, 1, with_extra_event(legal), django_capture_on_commit_callbacks)
     _no_engine(monkeypatch)
     with django_assert_max_num_queries(12):
         html = client.get(f"/matches/{match.pk}/").content.decode()
@@ -88,7 +79,7 @@ def test_a_run_verified_before_analyses_were_stored_says_pending_and_is_backfill
     client, django_capture_on_commit_callbacks, monkeypatch,
 ) -> None:
     match = versus_match()
-    run = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
     # as a run stored before this change: a verdict, no analyses
     TimelineChunk.objects.filter(run=run).delete()
     VerificationRun.objects.filter(pk=run.pk).update(turn_count=None)
@@ -109,7 +100,7 @@ def test_a_run_verified_before_analyses_were_stored_says_pending_and_is_backfill
 
 def test_the_timeline_is_paged(client, django_capture_on_commit_callbacks) -> None:
     match = versus_match()
-    run = submit(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, self_play_log_text(), django_capture_on_commit_callbacks)
     # a long game, as stored: 120 turns in three chunks (the page shows 50 at a time)
     turns = _stored_turns(run)
     long = [dict(turns[i % len(turns)], turn=i + 1) for i in range(120)]
@@ -130,7 +121,7 @@ def _stale_runs(n: int, capture) -> list[int]:  # type: ignore[no-untyped-def]
     run_ids = []
     for _ in range(n):
         match = versus_match()
-        submit(match, 1, text, capture)
+        submit_verified(match, 1, text, capture)
         with capture(execute=True):
             match_log_submit(match=match, submitted_by=side_user(match, 2),
                              log_bytes=log_bytes(text))

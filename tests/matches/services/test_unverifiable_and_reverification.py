@@ -13,15 +13,14 @@ from matches.services import (
     logs_judged_by_older_engine,
     logs_reverify_stale,
     match_log_confirm,
-    match_log_submit,
     match_result_override,
     verdict_change_review,
 )
 from tests.matches.factories import (
     UserFactory,
-    log_bytes,
     self_play_log_text,
     side_user,
+    submit_verified,
     versus_match,
     with_claimed_winner,
     with_extra_event,
@@ -30,16 +29,6 @@ from tests.matches.factories import (
 pytestmark = pytest.mark.django_db
 RS = VerificationRun.Status
 MS = Match.Status
-
-
-def submit(match: Match, side: int, text: str, capture) -> VerificationRun:  # type: ignore[no-untyped-def]
-    with capture(execute=True):
-        outcome = match_log_submit(
-            match=match, submitted_by=side_user(match, side), log_bytes=log_bytes(text)
-        )
-    assert outcome.run is not None
-    outcome.run.refresh_from_db()
-    return outcome.run
 
 
 def _unverifiable_text() -> tuple[str, str]:
@@ -62,7 +51,7 @@ def test_a_log_the_engine_cannot_judge_is_not_verifiable_yet_and_can_be_confirme
         monkeypatch.delitem(chars.IMPLEMENTED, cid, raising=False)
     text, claimed = _unverifiable_text()
     match = versus_match()
-    run = submit(match, 1, text, django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, text, django_capture_on_commit_callbacks)
     assert run.status == RS.UNVERIFIABLE and run.is_finished
     assert run.verdict["unverifiable"]["characters"] == ["zane", "setsuki"]
     match.refresh_from_db()
@@ -82,7 +71,7 @@ def test_an_organizer_settles_a_log_that_is_not_verifiable_yet(
     organizer = UserFactory()
     match = versus_match()
     match.managers.add(organizer)
-    submit(match, 1, text, django_capture_on_commit_callbacks)
+    submit_verified(match, 1, text, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         match_result_override(match=match, actor=organizer, winner_side=2, is_draw=False,
                               reason="agreed on the phone")
@@ -100,9 +89,11 @@ def test_logs_judged_by_an_older_engine_are_found_and_verified_again(
     django_capture_on_commit_callbacks,
 ) -> None:
     fresh = versus_match()
-    submit(fresh, 1, self_play_log_text(), django_capture_on_commit_callbacks)
+    submit_verified(fresh, 1, self_play_log_text(), django_capture_on_commit_callbacks)
     old = versus_match()
-    old_run = submit(old, 1, self_play_log_text(seed=2), django_capture_on_commit_callbacks)
+    old_run = submit_verified(
+        old, 1, self_play_log_text(seed=2), django_capture_on_commit_callbacks
+    )
     _age(old_run)
     assert list(logs_judged_by_older_engine().values_list("match_id", flat=True)) == [old.pk]
     with django_capture_on_commit_callbacks(execute=True):
@@ -124,7 +115,7 @@ def test_a_changed_verdict_on_a_final_result_is_recorded_for_the_organizers_not_
     match = versus_match()
     match.managers.add(organizer)
     text = with_extra_event(self_play_log_text(seed=3))
-    run = submit(match, 1, text, django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, text, django_capture_on_commit_callbacks)
     assert run.status == RS.ILLEGAL
     VerificationRun.objects.filter(pk=run.pk).update(
         status=RS.UNVERIFIABLE, engine_version="0.1.0",
@@ -158,7 +149,7 @@ def test_a_changed_verdict_on_a_final_result_is_recorded_for_the_organizers_not_
 
 def test_the_same_verdict_again_records_no_change(django_capture_on_commit_callbacks) -> None:
     match = versus_match()
-    run = submit(match, 1, self_play_log_text(seed=5), django_capture_on_commit_callbacks)
+    run = submit_verified(match, 1, self_play_log_text(seed=5), django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         match_log_confirm(match=match, user=side_user(match, 2))
     _age(run)
@@ -169,7 +160,7 @@ def test_the_same_verdict_again_records_no_change(django_capture_on_commit_callb
 
 def test_the_command_counts_then_reverifies(django_capture_on_commit_callbacks, capsys) -> None:  # type: ignore[no-untyped-def]
     match = versus_match()
-    _age(submit(match, 1, self_play_log_text(seed=6), django_capture_on_commit_callbacks))
+    _age(submit_verified(match, 1, self_play_log_text(seed=6), django_capture_on_commit_callbacks))
     call_command("reverify_stale", "--dry-run")
     assert "1 log(s) judged by an older engine" in capsys.readouterr().out
     assert logs_judged_by_older_engine().count() == 1
