@@ -40,6 +40,20 @@ def state(room: Room, audience: str) -> dict[str, Any]:
     return room_state(room, seats, room_game(room, seats), audience)
 
 
+def deciding(room: Room) -> tuple[str, dict[str, Any]]:
+    """The seat that has a choice to make now, and what it is sent: an acting seat's own
+    state, or, when card text gave another seat control of it (Mistress's Command), the
+    controller's (``deciding_for``), whose player decides. Acting seats are tried first, in
+    order, so a scripted game stays the same for a seed."""
+    acting = state(room, "public")["acting"]
+    seats = sorted(room.seats.values_list("seat", flat=True))
+    for seat in [*acting, *(s for s in seats if s not in acting)]:
+        now = state(room, seat)
+        if now.get("legal"):
+            return seat, now
+    raise AssertionError(f"no seat has a choice to make (acting: {acting})")
+
+
 def play_out(match: Match, room: Room, seed: int = 7) -> None:
     """Both players click listed choices (seeded) until the game ends."""
     from tests.matches.factories import side_user
@@ -50,9 +64,8 @@ def play_out(match: Match, room: Room, seed: int = 7) -> None:
         room.refresh_from_db()
         if room.status == Room.Status.FINISHED:
             return
-        seat = state(room, "P1")["acting"][0]
-        now = state(room, seat)
+        seat, now = deciding(room)
         choice = pick_choice(now["legal"], rng)
         services.room_choose(room_id=room.pk, user=users[seat], action=choice["action"],
-                             decision=now["decision"])
+                             decision=now["decision"], seat=now.get("deciding_for"))
     raise AssertionError("the game did not end")

@@ -12,12 +12,10 @@ from matches.models import Match
 from matches.services.matches import match_create
 from rooms import games, services
 from rooms.models import Room
-from rooms.selectors import PUBLIC
 from rules_engine.actions import BotTie, Pick, Snapback, Stop, Swap, Tag
 from rules_engine.cards import card
 from tests.matches.factories import PlayerFactory
-from tests.rooms.helpers import pick_choice
-from tests.rooms.helpers import state as _state
+from tests.rooms.helpers import deciding, pick_choice
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +38,7 @@ def test_every_choice_of_a_tag_team_game_has_a_label_in_the_games_words() -> Non
         room.refresh_from_db()
         if room.status == Room.Status.FINISHED:
             break
-        seat = _state(room, PUBLIC)["acting"][0]
-        now = _state(room, seat)
+        seat, now = deciding(room)
         for choice in now["legal"]:
             label = choice["label"]
             assert label and label[0].isupper(), choice
@@ -49,7 +46,7 @@ def test_every_choice_of_a_tag_team_game_has_a_label_in_the_games_words() -> Non
             seen.setdefault(choice["action"]["action"], set()).add(label)
         services.room_choose(room_id=room.pk, user=users[seat],
                              action=pick_choice(now["legal"], rng)["action"],
-                             decision=now["decision"])
+                             decision=now["decision"], seat=now.get("deciding_for"))
     assert room.status == Room.Status.FINISHED
     assert seen["assist"] and seen["tag"] and seen["commit"]
     for label in seen["assist"]:  # the benched character's move on the card, and the cost

@@ -15,7 +15,7 @@ from rooms.selectors import PUBLIC
 from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from tests.matches.factories import PlayerFactory, side_user
-from tests.rooms.helpers import match_room, pick_choice, play_out
+from tests.rooms.helpers import deciding, match_room, pick_choice, play_out
 from tests.rooms.helpers import state as _state
 
 pytestmark = pytest.mark.django_db
@@ -152,11 +152,10 @@ def test_the_state_after_a_restart_is_rebuilt_from_the_stored_events() -> None:
     match, room = match_room()
     play_out_steps = random.Random(3)
     for _ in range(12):
-        seat = _state(room, "P1")["acting"][0]
-        state = _state(room, seat)
+        seat, state = deciding(room)
         services.room_choose(room_id=room.pk, user=side_user(match, int(seat[1])),
                              action=pick_choice(state["legal"], play_out_steps)["action"],
-                             decision=state["decision"])
+                             decision=state["decision"], seat=state.get("deciding_for"))
     before = {a: _state(room, a) for a in ("P1", "P2", PUBLIC)}
     games._cache.clear()  # a new process
     after = {a: _state(room, a) for a in ("P1", "P2", PUBLIC)}

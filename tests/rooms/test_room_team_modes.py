@@ -20,7 +20,7 @@ from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from rules_engine.team import Mode
 from tests.matches.factories import PlayerFactory, side_user
-from tests.rooms.helpers import pick_choice, play_out
+from tests.rooms.helpers import deciding, pick_choice, play_out
 from tests.rooms.helpers import state as _state
 
 pytestmark = pytest.mark.django_db
@@ -150,11 +150,10 @@ def test_a_rebuilt_triple_threat_game_matches_the_cached_one() -> None:
     room = _picked(match, room)
     rng = random.Random(2)
     for _ in range(30):
-        seat = _state(room, PUBLIC)["acting"][0]
-        now = _state(room, seat)
+        seat, now = deciding(room)
         services.room_choose(room_id=room.pk, user=side_user(match, int(seat[1])),
                              action=pick_choice(now["legal"], rng)["action"],
-                             decision=now["decision"])
+                             decision=now["decision"], seat=now.get("deciding_for"))
     before = {a: _state(room, a) for a in ("P1", "P2", PUBLIC)}
     games._cache.clear()  # a new process replays the stored events (with their characters)
     assert {a: _state(room, a) for a in ("P1", "P2", PUBLIC)} == before
@@ -272,11 +271,10 @@ def test_a_tag_team_game_is_played_to_the_end_and_its_v2_log_verified_as_the_roo
             room.refresh_from_db()
             if room.status == Room.Status.FINISHED:
                 break
-            seat = _state(room, PUBLIC)["acting"][0]
-            now = _state(room, seat)
+            seat, now = deciding(room)
             services.room_choose(room_id=room.pk, user=users[seat],
                                  action=pick_choice(now["legal"], rng)["action"],
-                                 decision=now["decision"])
+                                 decision=now["decision"], seat=now.get("deciding_for"))
     assert room.status == Room.Status.FINISHED
     log = parse_log(room.log_text)
     assert (log.version, log.mode) == (2, Mode.TAG_TEAM)
@@ -346,11 +344,10 @@ def test_a_dramatic_battle_is_played_to_the_end_and_its_v2_log_verified(
             room.refresh_from_db()
             if room.status == Room.Status.FINISHED:
                 break
-            seat = _state(room, PUBLIC)["acting"][0]
-            now = _state(room, seat)
+            seat, now = deciding(room)
             services.room_choose(room_id=room.pk, user=seats[seat].user,
                                  action=pick_choice(now["legal"], rng)["action"],
-                                 decision=now["decision"])
+                                 decision=now["decision"], seat=now.get("deciding_for"))
     assert room.status == Room.Status.FINISHED
     log = parse_log(room.log_text)
     assert (log.version, log.mode) == (2, Mode.DRAMATIC_BATTLE)
