@@ -65,6 +65,10 @@ class AbilityContext(Protocol):
         """``ps``'s teammate, if the mode has one."""
         ...
 
+    def in_combat(self, ps: PlayerState) -> bool:
+        """Whether ``ps`` is an active seat (on the battlefield), not on a bench."""
+        ...
+
     def ask(self, players: tuple[PlayerId, ...], rule: str,
             check: Callable[[PlayerId, Action], None],
             options: Callable[[PlayerId], list[Action]]) -> Asked:

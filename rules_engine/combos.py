@@ -173,6 +173,9 @@ class ReferenceContext:
     def partner(self, ps: PlayerState) -> PlayerState | None:
         return None
 
+    def in_combat(self, ps: PlayerState) -> bool:
+        return True  # two seats, both in combat
+
     def add_modifier(self, modifier: Modifier[Any]) -> None:
         self.modifiers.add(modifier)
 

@@ -163,7 +163,11 @@ class BBBRules(CharacterRules):
 
     # --- Long Range -----------------------------------------------------------------------
     def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
-        """T1: range for this turn, binding both seats."""
+        """T1: range for this turn, binding both seats. In the team modes a BBB on the bench
+        cancels it (bbb.md: "Cancel range if no BBB is on the battlefield"); checked at T1, so
+        a tag in the middle of a turn leaves that turn's range in force."""
+        if not ctx.in_combat(ps):
+            self.ranged_next = False
         self.ranged, self.ranged_next = self.ranged_next, self.ranged_next
         self.overdrive = False
         self.both_blocked = False

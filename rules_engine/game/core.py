@@ -438,6 +438,9 @@ class GameCore:
         seat = self.table.partner(ps.player)
         return None if seat is None else self.players[seat]
 
+    def in_combat(self, ps: PlayerState) -> bool:
+        return ps is self.actives[0] or ps is self.actives[1]
+
     def side_life(self, side: int) -> int:
         """A side's life: the sum of its seats' (one seat in Versus)."""
         return sum(self.players[s].life for s in self.table.sides[side])

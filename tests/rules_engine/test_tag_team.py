@@ -677,3 +677,26 @@ def test_mutated_snapbacks_and_tags_are_caught__SB_1__TAG_PU_2(seed: int) -> Non
     moved = json.loads(json.dumps(doc))
     moved["events"][i]["player"] = "P2" if event["player"] != "P2" else "P1"
     assert replay(moved).status in ("illegal", "result_mismatch", "unreadable")
+
+
+def test_bbb_on_the_bench_cancels_range() -> None:
+    """bbb.md (2v2, 2v1): "Cancel range if no BBB is on the battlefield". With range set for
+    the next turn, a BBB who starts that turn on the bench leaves combat unranged; one who
+    starts it in combat keeps it (unless his own end-of-turn text ended it)."""
+    benched = ranged_in_combat = 0
+    for seed in range(1, 13):
+        for team in (("bbb", "grave"), ("grave", "bbb")):
+            g = tag_match(seed=seed, a=team)
+            seat = P1 if team[0] == "bbb" else P3
+            play_until(g, at(2, "C1"))
+            g.rules[seat].ranged_next = True  # as his range-giving move would set it
+            play_until(g, at(3, "C1"))
+            if g.is_over:
+                continue
+            bbb = g.players[seat]
+            if not g.in_combat(bbb):
+                benched += 1
+                assert not g.rules[seat].has_state(g, bbb, "Long Range"), seed
+            elif g.rules[seat].has_state(g, bbb, "Long Range"):
+                ranged_in_combat += 1
+    assert benched and ranged_in_combat
