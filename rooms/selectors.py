@@ -170,6 +170,14 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
                               for a in game.legal_actions(target)]
             if target is not viewer:
                 state["deciding_for"] = target.name
+        controller = game.controller(viewer)
+        if controller is not viewer:
+            # card text gave another seat this seat's decisions (Mistress's Command): say
+            # who makes them, so the player does not wait on a list of no choices
+            state["controlled_by"] = {
+                "seat": controller.name,
+                "character": game.state(controller).character.name,
+            }
     if room.decision_seconds and room.status == Room.Status.PLAYING and room.decision_since:
         # the clock: when the open decision's time runs out (server time), and its length
         state["clock"] = {"seconds": room.decision_seconds,

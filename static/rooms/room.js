@@ -124,6 +124,10 @@
         });
         choices.appendChild(b);
       });
+    } else if (s.controlled_by) {
+      // card text (Mistress's Command) gave the other player this seat's decisions
+      title.textContent = `${s.controlled_by.character}'s player (${s.controlled_by.seat}) ` +
+        "makes your decisions until this turn's combat reveal (card text gave them control)";
     } else if (s.status !== "finished") {
       title.textContent = s.acting.length ? `Waiting for ${s.acting.join(" and ")}` : "";
     } else {

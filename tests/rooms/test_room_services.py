@@ -324,7 +324,10 @@ def test_a_seat_card_text_gave_control_of_is_decided_by_its_controller() -> None
     else:
         raise AssertionError("the command never came")
     assert {p.name: c.name for p, c in game.controllers.items()} == {"P2": "P1"}
-    assert _state(room, "P2")["legal"] == []  # P2's player decides nothing now
+    controlled = _state(room, "P2")
+    assert controlled["legal"] == []  # P2's player decides nothing now, and is told why
+    assert controlled["controlled_by"] == {"seat": "P1", "character": "Persephone"}
+    assert "controlled_by" not in _state(room, "P1")
     if "P1" in _state(room, "P1")["acting"]:  # her own decision first
         own = _state(room, "P1")
         assert "deciding_for" not in own
