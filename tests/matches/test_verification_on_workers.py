@@ -50,6 +50,19 @@ def test_many_submissions_are_verified_by_shared_drain_tasks(celery_worker: str)
         match = Match.objects.get(pk=run.log.match_id)
         assert match.status == Match.Status.AWAITING_CONFIRMATION
         assert AuditEntry.objects.filter(match=match).count() == 1
+    # a drain sent after its runs were claimed by another finds nothing: let it finish before
+    # the database is emptied for the next test
+    wait_for(lambda: drains_done(celery_worker), 30, "the last drain to finish")
+
+
+def drains_done(node: str) -> bool:
+    from matches.dispatch import _broker_flags
+    from matches.services.verification import runs_drain_flag
+    from yomi_site.celery import app
+
+    flags = _broker_flags()
+    active = app.control.inspect(destination=[node], timeout=1).active() or {}
+    return (flags is None or not flags.exists(runs_drain_flag())) and not any(active.values())
 
 
 def test_worker_killed_mid_verification_loses_nothing(celery_worker: str, monkeypatch) -> None:
