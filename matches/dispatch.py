@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import lru_cache
 
+import redis
 import redis.exceptions
 from django.db import transaction
 from kombu.exceptions import OperationalError as BrokerError
@@ -42,3 +44,54 @@ def task_send(what: str, send: Callable[[], object]) -> bool:
 def task_send_on_commit(what: str, send: Callable[[], object]) -> None:
     """``task_send`` once the current transaction commits (at once outside a transaction)."""
     transaction.on_commit(lambda: task_send(what, send))
+
+
+@lru_cache(maxsize=4)
+def _flag_client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+
+
+def _broker_flags() -> redis.Redis | None:
+    """A client of the broker's Redis (flags live beside the messages they stand for); None
+    when the broker is not Redis (tests' memory broker)."""
+    from celery import current_app
+
+    url = str(current_app.conf.broker_write_url or current_app.conf.broker_url or "")
+    return _flag_client(url) if url.startswith(("redis://", "rediss://")) else None
+
+
+def task_send_coalesced(what: str, flag: str, send: Callable[[], object],
+                        hold_seconds: int) -> bool:
+    """Send a task unless one sent under ``flag`` is still waiting to start: the task calls
+    ``coalesced_flag_clear(flag)`` first thing, so whatever was committed before it cleared the
+    flag is seen by it, and whatever commits after sends a new one (no wake-up is lost).
+
+    The flag is a Redis key (``SET NX`` with a timeout of ``hold_seconds``, so a message lost
+    with its flag set delays the work by at most that long; the sweeper is the backstop). If
+    the flag cannot be read the task is sent anyway (a task too many is harmless), and a failed
+    send clears the flag again. True when the work is covered (sent now or already waiting).
+    """
+    client = _broker_flags()
+    try:
+        if client is not None and not client.set(flag, 1, nx=True, ex=hold_seconds):
+            return True  # a task sent earlier has not started yet: it will see this work
+    except redis.exceptions.RedisError:
+        client = None  # cannot tell: send
+    if task_send(what, send):
+        return True
+    try:
+        if client is not None:
+            client.delete(flag)
+    except redis.exceptions.RedisError:
+        pass
+    return False
+
+
+def coalesced_flag_clear(flag: str) -> None:
+    """The task sent under ``flag`` has started: the next piece of work sends a new one."""
+    client = _broker_flags()
+    try:
+        if client is not None:
+            client.delete(flag)
+    except redis.exceptions.RedisError:  # the flag times out by itself
+        logger.warning("could not clear %s", flag, exc_info=True)

@@ -140,8 +140,17 @@ def match_log_submit(
 
 
 def _verification_enqueue_on_commit(run_id: int) -> None:
+    """Have the new run verified once the transaction commits: by the shared drain (a worker
+    claims the pending runs and verifies them as one chunk; ``runs_drain_request``), or this
+    run's own task when tasks run in-process (eager: nothing to batch)."""
+    from celery import current_app
+
+    from matches.services.verification import runs_drain_request
     from matches.tasks import match_log_verify_task
 
-    task_send_on_commit(
-        f"verification of run {run_id}", lambda: match_log_verify_task.delay(run_id)
-    )
+    if current_app.conf.task_always_eager:
+        task_send_on_commit(
+            f"verification of run {run_id}", lambda: match_log_verify_task.delay(run_id)
+        )
+    else:
+        transaction.on_commit(lambda: runs_drain_request(f"verification of run {run_id}"))

@@ -19,12 +19,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DataError, IntegrityError, transaction
-from django.db.models import F, JSONField, OuterRef, Subquery, Value
+from django.db.models import F, JSONField, OuterRef, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from matches import engine
 from matches.bulk import rows_update
-from matches.dispatch import task_send_on_commit
+from matches.dispatch import task_send_coalesced, task_send_on_commit
 from matches.models import (
     AuditEntry,
     Match,
@@ -275,12 +275,22 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
     Outages (the database unreachable or refusing writes) propagate: the task retries what
     Celery can, and the sweeper sends the still-unfinished runs again later.
     """
+    return match_runs_judge(_runs_start(
+        _runs_to_start(VerificationRun.objects.select_for_update(of=("self",)))
+        .filter(pk__in=run_ids).exclude(status__in=VerificationRun.FINISHED_STATUSES)))
+
+
+def _runs_to_start(locked: QuerySet[VerificationRun]) -> QuerySet[VerificationRun]:
+    """The runs ``locked`` locks, with their logs' texts (only the runs are locked), in id
+    order."""
+    return locked.select_related("log").defer("verdict", "board_before").order_by("pk")
+
+
+def _runs_start(runs_query: QuerySet[VerificationRun]) -> list[VerificationRun]:
+    """Mark the runs the query locks RUNNING (one more attempt) in their own transaction, so
+    progress is visible and a run whose worker dies is seen unfinished; returns them."""
     with transaction.atomic():
-        # the logs' texts come with the runs (only the runs are locked)
-        runs = list(VerificationRun.objects.select_for_update(of=("self",))
-                    .select_related("log")
-                    .filter(pk__in=run_ids).exclude(status__in=VerificationRun.FINISHED_STATUSES)
-                    .defer("verdict", "board_before").order_by("pk"))
+        runs = list(runs_query)
         now = timezone.now()
         for run in runs:
             run_status_change(run, RS.RUNNING)
@@ -289,6 +299,21 @@ def match_runs_verify(*, run_ids: Sequence[int]) -> list[VerificationRun]:
         if runs:  # one plain UPDATE (the runs are locked): every run gets the same values
             VerificationRun.objects.filter(pk__in=[run.pk for run in runs]).update(
                 status=RS.RUNNING, attempts=F("attempts") + 1, started_at=now)
+    return runs
+
+
+def match_runs_claim(*, limit: int) -> list[VerificationRun]:
+    """Start up to ``limit`` PENDING runs of single submissions (not a bulk batch's: its chunks
+    carry them) that no other worker is claiming (``FOR UPDATE SKIP LOCKED``), oldest first:
+    the shared "verify what is pending" work (``match_runs_judge`` then judges them)."""
+    return _runs_start(_runs_to_start(
+        VerificationRun.objects.select_for_update(of=("self",), skip_locked=True))
+                       .filter(status=RS.PENDING, batch__isnull=True)[:limit])
+
+
+def match_runs_judge(runs: list[VerificationRun]) -> list[VerificationRun]:
+    """Replay the logs of started runs and store their verdicts (the second half of
+    ``match_runs_verify``)."""
     if not runs:
         return []
     judged = [_judge(run, run.log.text, run.log.match_id) for run in runs]
@@ -310,6 +335,26 @@ def _verdicts_store_one(j: _Judged) -> list[VerificationRun]:
         j.run.status = RS.RUNNING
         return _verdicts_store([_Judged(j.run, j.match_id, _storage_error_verdict(exc),
                                         j.duration_ms)])
+
+
+# The shared verification of pending runs: at most one drain task waits in the queue at a time
+# (a Redis flag, matches.dispatch.task_send_coalesced); each claims up to DRAIN_BATCH runs.
+DRAIN_BATCH = 50
+DRAIN_FLAG_SECONDS = 60
+
+
+def runs_drain_flag() -> str:
+    from celery import current_app
+
+    return f"yomi:verify-drain:{current_app.conf.task_default_queue}"
+
+
+def runs_drain_request(what: str) -> bool:
+    """Make sure a drain task will look for pending runs (send one unless one is waiting)."""
+    from matches.tasks import match_runs_drain_task
+
+    return task_send_coalesced(what, runs_drain_flag(), match_runs_drain_task.delay,
+                               DRAIN_FLAG_SECONDS)
 
 
 def match_run_requeue(

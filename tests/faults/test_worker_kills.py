@@ -7,12 +7,14 @@ with the verdict its log deserves, matches settled once, no duplicate audit rows
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
 
 from matches.models import AuditEntry, Match, MatchLog, VerificationRun
 from matches.services import batch_progress, logs_reverify_bulk, match_log_submit
-from matches.tasks import match_log_verify_task
+from matches.services.sweeper import stale_work_requeue
+from matches.tasks import match_log_verify_task, match_runs_drain_task
 from tests.conftest import WorkerProcess
 from tests.matches.factories import self_play_log_text, side_user, versus_match
 from tests.support.waiting import wait_for
@@ -70,6 +72,41 @@ def test_a_worker_killed_during_several_verifications_loses_and_doubles_nothing(
     assert VerificationRun.objects.filter(log__match__in=matches).count() == 4
     assert sorted(VerificationRun.objects.filter(pk__in=[r.pk for r in runs])
                   .values_list("attempts", flat=True)) == [1, 1, 2, 2]
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == Match.Status.AWAITING_CONFIRMATION
+        assert AuditEntry.objects.filter(match=match).count() == 1  # the submission only
+
+
+def test_a_worker_killed_during_a_drain_of_pending_runs_loses_and_doubles_nothing(
+    celery_worker, no_enqueue
+) -> None:
+    # given four pending runs, and a drain task (the shared verification of pending runs) sent
+    # to a worker that will die: it claims all four at once, then dies mid-replay
+    matches = submitted_matches(4)
+    runs = list(VerificationRun.objects.filter(log__match__in=matches))
+    queue = f"drain-kill-{uuid.uuid4().hex[:8]}"
+    doomed = WorkerProcess(queue=queue, app_module="tests.support.slow_verify_worker",
+                           extra_env={"YOMI_TEST_VERIFY_DELAY": "60", **REDELIVER_AFTER})
+    rescuer = None
+    try:
+        doomed.wait_ready()
+        match_runs_drain_task.apply_async(queue=queue)
+        wait_for(lambda: statuses(runs) == [RS.RUNNING] * 4, 30, "the drain to claim the runs")
+        doomed.kill()
+        # the redelivered drain finds nothing pending (the runs are RUNNING, not PENDING) ...
+        rescuer = WorkerProcess(queue=queue, extra_env=REDELIVER_AFTER)
+        rescuer.wait_ready()
+        # ... and the sweeper sends the unfinished runs again, to the session's worker
+        assert stale_work_requeue(older_than=timedelta(0)).counts["runs"] == 4
+        wait_for(lambda: statuses(runs) == [RS.LEGAL] * 4, 120, "all four verdicts")
+    finally:
+        doomed.stop()
+        if rescuer is not None:
+            rescuer.stop()
+    assert VerificationRun.objects.filter(log__match__in=matches).count() == 4
+    assert sorted(VerificationRun.objects.filter(pk__in=[r.pk for r in runs])
+                  .values_list("attempts", flat=True)) == [2, 2, 2, 2]
     for match in matches:
         match.refresh_from_db()
         assert match.status == Match.Status.AWAITING_CONFIRMATION

@@ -34,6 +34,37 @@ def test_submission_is_verified_by_a_real_worker(celery_worker: str) -> None:
     assert match.status == Match.Status.AWAITING_CONFIRMATION
 
 
+def test_many_submissions_are_verified_by_shared_drain_tasks(celery_worker: str) -> None:
+    # given several submissions in a row; each commit asks for a drain (at most one waits)
+    runs = []
+    for seed in range(1, 9):
+        match = versus_match()
+        runs.append(match_log_submit(
+            match=match, submitted_by=side_user(match, 1),
+            log_bytes=log_bytes(self_play_log_text("grave", "jaina", seed))).run)
+    # then every run gets its verdict, each replayed once, each match settled once
+    wait_for(lambda: all(run_status(r.pk) == RS.LEGAL for r in runs), 90, "all verdicts")
+    assert set(VerificationRun.objects.filter(pk__in=[r.pk for r in runs])
+               .values_list("attempts", flat=True)) == {1}
+    for run in runs:
+        match = Match.objects.get(pk=run.log.match_id)
+        assert match.status == Match.Status.AWAITING_CONFIRMATION
+        assert AuditEntry.objects.filter(match=match).count() == 1
+    # a drain sent after its runs were claimed by another finds nothing: let it finish before
+    # the database is emptied for the next test
+    wait_for(lambda: drains_done(celery_worker), 30, "the last drain to finish")
+
+
+def drains_done(node: str) -> bool:
+    from matches.dispatch import _broker_flags
+    from matches.services.verification import runs_drain_flag
+    from yomi_site.celery import app
+
+    flags = _broker_flags()
+    active = app.control.inspect(destination=[node], timeout=1).active() or {}
+    return (flags is None or not flags.exists(runs_drain_flag())) and not any(active.values())
+
+
 def test_worker_killed_mid_verification_loses_nothing(celery_worker: str, monkeypatch) -> None:
     # given a run whose verification we start by hand on a queue of its own
     monkeypatch.setattr(
