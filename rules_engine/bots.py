@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from operator import itemgetter
 from typing import Protocol
 
 from rules_engine import combat as cb
@@ -214,23 +215,32 @@ class GreedyBot:
         return max(legal, key=lambda a: character(a.incoming).life if isinstance(a, Pick) else 0)
 
     def _commit(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
-        # each commit with its move as played now (None: a Joker), resolved once for both the
-        # payability filter and the score: a C1 lists about a dozen ends, and resolving one is
-        # a look-up and a modifier fold. Pairs, not a dict, so the order and any repeats of
-        # ``legal`` are kept exactly (the choice must not change).
+        # each commit scored with its move as played now, resolved once for both the
+        # payability filter and the score (a C1 lists about a dozen ends; resolving one is a
+        # look-up and a modifier fold), in one pass: what commit_score computes, with the
+        # opponent's knockdown read once per decision instead of once per commit. A list in
+        # ``legal``'s order, sorted stably, so the order and any repeats are kept exactly
+        # (the choice must not change).
         # An Ace whose mandatory cost cannot be paid is void at C3 (CF-08): the card is lost
         # and the bot fights with nothing. A no-card (or keeping its card) is always better.
-        commits = [(a, m) for a in legal if isinstance(a, Commit)
-                   for m in (None if a.card.is_joker
-                             else game.resolve_move(ps, a.card, a.move, a.name, "C1"),)
-                   if self._payable_move(ps, a, m)]
-        if not commits:
+        opponent_down = game.opponent(ps).knocked_down
+        scored: list[tuple[float, Commit]] = []
+        for a in legal:
+            if not isinstance(a, Commit):
+                continue
+            if a.card.is_joker:
+                scored.append((1.0, a))
+                continue
+            m = game.resolve_move(ps, a.card, a.move, a.name, "C1")
+            if m.extra_aces and not self._payable_move(ps, a, m):
+                continue
+            scored.append((self._move_score(ps, m, opponent_down), a))
+        if not scored:
             return next((a for a in legal if not isinstance(a, Commit)), legal[0])
         # A little variety so greedy mirrors do not repeat one line forever.
-        ranked = sorted(commits, key=lambda pair: self.commit_score(game, ps, *pair),
-                        reverse=True)
+        ranked = sorted(scored, key=itemgetter(0), reverse=True)
         pick = 0 if self.rng.below(4) else min(1, len(ranked) - 1)
-        return ranked[pick][0]
+        return ranked[pick][1]
 
     @staticmethod
     def commit_score(game: Game, ps: PlayerState, a: Commit, move: Move | None = None) -> float:
@@ -241,11 +251,16 @@ class GreedyBot:
         if a.card.is_joker:
             return 1.0
         m = move if move is not None else game.resolve_move(ps, a.card, a.move, a.name, "C1")
+        return GreedyBot._move_score(ps, m, game.opponent(ps).knocked_down)
+
+    @staticmethod
+    def _move_score(ps: PlayerState, m: Move, opponent_down: bool) -> float:
+        """:meth:`commit_score` of a commit whose move as played now is ``m`` (not a Joker)."""
         if m.type is MoveType.DODGE:
             return -5.0 if ps.knocked_down else 2.0
         if m.type is MoveType.BLOCK:
             return 3.0 - 0.1 * int(m.rank)
-        bonus = 3.0 if game.opponent(ps).knocked_down and m.type is MoveType.THROW else 0.0
+        bonus = 3.0 if opponent_down and m.type is MoveType.THROW else 0.0
         speed = (m.speed or 0) / 10
         return m.damage / 3 + bonus - 0.3 * speed
 
