@@ -40,6 +40,12 @@ from rules_engine.game import Game, PlayerState
 from rules_engine.rng import SplitMix64
 from rules_engine.types import PlayerId
 
+# Enum members read once: ``MoveType.DODGE`` is a class attribute looked up through the enum's
+# descriptor (about 110 ns in Python 3.11, 20 times a global read), and the bot asks it of every
+# commit it scores and every combo move it considers.
+_DODGE, _BLOCK, _THROW = MoveType.DODGE, MoveType.BLOCK, MoveType.THROW
+_CLOSES_COMBO = (ComboType.ENDER, ComboType.CANT_COMBO)  # CB-5, CB-6: nothing follows
+
 
 class Bot(Protocol):
     name: str
@@ -110,7 +116,7 @@ class GreedyBot:
             tag = self._tag(game, ps, tags) if tags else None
             if tag is not None:
                 return tag
-        if any(isinstance(a, Combo | Pump) for a in legal) or isinstance(first, Stop):
+        if any(isinstance(a, (Combo, Pump)) for a in legal) or isinstance(first, Stop):
             return self._combo(game, ps, legal)
         if any(isinstance(a, FaceDown) for a in legal):
             jokers = [a for a in legal if isinstance(a, FaceDown) and a.card.is_joker]
@@ -179,7 +185,7 @@ class GreedyBot:
         a first move, CT-FIRST)."""
         best = 0
         for _card, m, rest, cost in combo_continuations(game, ps, prev, ps.hand, spent):
-            closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+            closed = m.follow_type in _CLOSES_COMBO
             best = max(best, m.damage + (0 if closed else self._extend(
                 game, ps, m, spent + cost, rest, 3)))
         return best
@@ -256,11 +262,11 @@ class GreedyBot:
     @staticmethod
     def _move_score(ps: PlayerState, m: Move, opponent_down: bool) -> float:
         """:meth:`commit_score` of a commit whose move as played now is ``m`` (not a Joker)."""
-        if m.type is MoveType.DODGE:
+        if m.type is _DODGE:
             return -5.0 if ps.knocked_down else 2.0
-        if m.type is MoveType.BLOCK:
+        if m.type is _BLOCK:
             return 3.0 - 0.1 * int(m.rank)
-        bonus = 3.0 if opponent_down and m.type is MoveType.THROW else 0.0
+        bonus = 3.0 if opponent_down and m.type is _THROW else 0.0
         speed = (m.speed or 0) / 10
         return m.damage / 3 + bonus - 0.3 * speed
 
@@ -303,8 +309,7 @@ class GreedyBot:
             rest = [c for c in ps.hand if c not in used]
             spent = ps.combo_points_spent + (m.combo_points or 0)
             run = game.combat.run
-            closed = (run.hit_back and not run.full_combo) or m.follow_type in (
-                ComboType.ENDER, ComboType.CANT_COMBO)
+            closed = (run.hit_back and not run.full_combo) or m.follow_type in _CLOSES_COMBO
             dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent, rest, 4))
             if dmg > best_damage:
                 best_damage, best = dmg, a
@@ -316,7 +321,7 @@ class GreedyBot:
             return 0
         best = 0
         for _card, m, rest, cost in combo_continuations(game, ps, prev, hand, spent):
-            closed = m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO)
+            closed = m.follow_type in _CLOSES_COMBO
             dmg = m.damage + (0 if closed else self._extend(game, ps, m, spent + cost, rest,
                                                              depth - 1))
             best = max(best, dmg)
