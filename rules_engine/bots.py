@@ -37,6 +37,7 @@ from rules_engine.actions import (
 )
 from rules_engine.cards import Card, ComboType, Move, MoveType, character
 from rules_engine.game import Game, PlayerState
+from rules_engine.modifiers import MOVE
 from rules_engine.rng import SplitMix64
 from rules_engine.types import PlayerId
 
@@ -221,32 +222,51 @@ class GreedyBot:
         return max(legal, key=lambda a: character(a.incoming).life if isinstance(a, Pick) else 0)
 
     def _commit(self, game: Game, ps: PlayerState, legal: Sequence[Action]) -> Action:
-        # each commit scored with its move as played now, resolved once for both the
-        # payability filter and the score (a C1 lists about a dozen ends; resolving one is a
-        # look-up and a modifier fold), in one pass: what commit_score computes, with the
-        # opponent's knockdown read once per decision instead of once per commit. A list in
-        # ``legal``'s order, sorted stably, so the order and any repeats are kept exactly
-        # (the choice must not change).
+        # each commit scored with its move as played now, in one pass: what commit_score
+        # computes, with the opponent's knockdown read once per decision instead of once per
+        # commit. A list in ``legal``'s order, sorted stably, so the order and any repeats
+        # are kept exactly (the choice must not change).
         # An Ace whose mandatory cost cannot be paid is void at C3 (CF-08): the card is lost
         # and the bot fights with nothing. A no-card (or keeping its card) is always better.
         opponent_down = game.opponent(ps).knocked_down
         scored: list[tuple[float, Commit]] = []
-        for a in legal:
-            if not isinstance(a, Commit):
-                continue
-            if a.card.is_joker:
+        for a, m in self._commit_moves(game, ps, legal):
+            if m is None:  # a Joker
                 scored.append((1.0, a))
-                continue
-            m = game.resolve_move(ps, a.card, a.move, a.name, "C1")
-            if m.extra_aces and not self._payable_move(ps, a, m):
-                continue
-            scored.append((self._move_score(ps, m, opponent_down), a))
+            elif not m.extra_aces or self._payable_move(ps, a, m):
+                scored.append((self._move_score(ps, m, opponent_down), a))
         if not scored:
             return next((a for a in legal if not isinstance(a, Commit)), legal[0])
         # A little variety so greedy mirrors do not repeat one line forever.
         ranked = sorted(scored, key=itemgetter(0), reverse=True)
         pick = 0 if self.rng.below(4) else min(1, len(ranked) - 1)
         return ranked[pick][1]
+
+    @staticmethod
+    def _commit_moves(game: Game, ps: PlayerState, legal: Sequence[Action],
+                      ) -> list[tuple[Commit, Move | None]]:
+        """The listed commits, in order, each with its move as played now (None: a Joker):
+        :meth:`Game.resolve_move` of each. On a seat no ``MOVE`` modifier applies to (card
+        text changes no printed stats), that is the printed end the commit names, looked up
+        without resolve_move's checks and fold: a listed commit names an end of its card by
+        type, and by name only where two ends share the type (resolving was a third of the
+        greedy bot's C1 choice; tested against resolve_move)."""
+        out: list[tuple[Commit, Move | None]] = []
+        as_printed = not game.modifiers.any_for(MOVE, ps.player)
+        moves_of_type = ps.character.moves_of_type
+        for a in legal:
+            if not isinstance(a, Commit):
+                continue
+            if a.card.is_joker:
+                out.append((a, None))
+            elif not as_printed:
+                out.append((a, game.resolve_move(ps, a.card, a.move, a.name, "C1")))
+            else:
+                assert a.move is not None  # a listed commit of a card that is not a Joker
+                ends = moves_of_type(a.card, a.move)
+                out.append((a, ends[0] if a.name is None
+                            else next(m for m in ends if m.name == a.name)))
+        return out
 
     @staticmethod
     def commit_score(game: Game, ps: PlayerState, a: Commit, move: Move | None = None) -> float:
