@@ -171,9 +171,15 @@ class Decision:
 
     Never changed once made (treat it as frozen). A plain ``__slots__`` class rather than a
     frozen dataclass: the game makes one at every decision point, and a frozen dataclass's
-    ``__init__`` sets each field through ``object.__setattr__`` (about four times the cost)."""
+    ``__init__`` sets each field through ``object.__setattr__`` (about four times the cost).
 
-    __slots__ = ("check", "options", "players", "rule", "step")
+    ``listed``: the seat :meth:`GameCore.legal_actions` last listed this decision's options for,
+    and a copy of that list (None until then). An action that *is* one of those options was
+    listed by this very decision, whose options are all legal (GEN-2), so
+    :meth:`GameCore.apply` need not check it again; a new decision starts with None, so it
+    never trusts a list made for another."""
+
+    __slots__ = ("check", "listed", "options", "players", "rule", "step")
 
     def __init__(self, step: str, players: tuple[PlayerId, ...], rule: str,
                  check: Callable[[PlayerId, Action], None],
@@ -183,6 +189,7 @@ class Decision:
         self.rule = rule
         self.check = check
         self.options = options
+        self.listed: tuple[PlayerId, tuple[Action, ...]] | None = None
 
     def __repr__(self) -> str:
         return f"Decision(step={self.step!r}, players={self.players!r}, rule={self.rule!r})"

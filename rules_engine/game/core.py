@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from rules_engine import combat as cb
@@ -221,7 +222,10 @@ class GameCore:
         d = self._decision
         if d is None or player not in d.players:
             return []
-        return d.options(player)
+        options = d.options(player)
+        # kept (a copy: the caller may change its list) so apply can tell a listed choice
+        d.listed = (player, tuple(options))
+        return options
 
     def position(self) -> LogPosition:
         return LogPosition(self.events_applied, self.turn, self.step)
@@ -249,8 +253,17 @@ class GameCore:
             raise IllegalActionError(self.position(), player, action, v.rule_id, v.reason) from None
 
     def apply(self, player: PlayerId, action: Action) -> None:
-        """Validate and apply one choice; raises IllegalActionError (state unchanged) if illegal."""
-        self.check(player, action)
+        """Validate and apply one choice; raises IllegalActionError (state unchanged) if illegal.
+
+        An action that is (identity, not equality) one of the options this decision listed for
+        ``player`` is legal without the check: every listed option passes it (GEN-2; tested),
+        and nothing changes the state between the listing and this call but a new decision,
+        which lists afresh. Bots choose from the list, so most self-play choices skip it."""
+        d = self._decision
+        listed = None if d is None else d.listed
+        if listed is None or listed[0] is not player or self._derived \
+                or not any(map(is_, repeat(action), listed[1])):
+            self.check(player, action)
         self.events_applied += 1
         self.history.append((player, action))
         self._advance((player, action))

@@ -100,23 +100,33 @@ class PowerUpSteps(GameCore):
         groups: dict[object, list[Card]] = {}
         for c in self.modifiers.allowed(POWER_UP_WITH, ps, ps.hand):
             groups.setdefault(cb.set_key(c), []).append(c)
-        per_rank = [[(), *[tuple(cs[:k]) for k in range(2, len(cs) + 1)]]
-                    for cs in groups.values() if len(cs) >= 2]
-        set_choices: list[tuple[Card, ...]] = [()]
-        for choices in per_rank:
-            set_choices = [s + c for s in set_choices for c in choices]
+        # each set choice with the Aces its sets earn (PU-3: k cards of one rank give k - 1)
+        # and the search targets among its cards (PU-7: they join the discard pile), summed
+        # rank by rank as the choices are built instead of recounted per choice
+        # (set_entitlement, search_targets of the sets)
+        Choice = tuple[tuple[Card, ...], int, tuple[Card, ...]]
+        set_choices: list[Choice] = [((), 0, ())]
+        for cs in groups.values():
+            if len(cs) < 2:
+                continue
+            choices: list[Choice] = [((), 0, ())]
+            for size in range(2, len(cs) + 1):
+                choices.append((tuple(cs[:size]), size - 1,
+                                tuple(self.search_targets(ps, cs[:size], True))))
+            set_choices = [(s + c, n + m, t + u) for s, n, t in set_choices
+                           for c, m, u in choices]
         out: list[Action] = [PowerUp()]
         # the search targets of the deck and the discard pile are the same for every set
         # choice (only the sets' own targets join the pile, PU-7): found once, not per choice
         # (_search_choices of ps.discard + sets, the same lists)
         in_discard = self.search_targets(ps, ps.discard, True)
+        d_plain = sorted(set(in_discard), key=_code)  # when the sets hold no target
         k_aces = sorted(set(self.search_targets(ps, ps.deck, True)), key=_code)
-        for sets in set_choices:
-            owed = chain + (cb.set_entitlement(sets) if sets else 0)
+        for sets, earned, targets in set_choices:
+            owed = chain + earned
             if owed == 0:
                 continue
-            d_aces = sorted({*in_discard, *self.search_targets(ps, list(sets), True)},
-                            key=_code)
+            d_aces = sorted({*in_discard, *targets}, key=_code) if targets else d_plain
             for d, k in self._search_combinations(owed, False, d_aces, k_aces):
                 if sets or d or k:
                     out.append(PowerUp(sets, d, k))

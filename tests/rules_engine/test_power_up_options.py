@@ -1,0 +1,67 @@
+"""The Power Up options (P2) are built rank by rank, each set choice carrying the Aces its sets
+earn and the search targets among its cards: they must be exactly the list the plain
+computation gives (every combination of per-rank sets, ``set_entitlement`` and
+``search_targets`` of each choice), at every Power Up of many games, Menelker's (whose black
+face cards are search targets, POWER_UP_FOR) and Ace pairs included."""
+
+from __future__ import annotations
+
+from rules_engine import combat as cb
+from rules_engine.actions import Action, PowerUp
+from rules_engine.bots import make_bot
+from rules_engine.cards import Card, character, characters
+from rules_engine.game import Game
+from rules_engine.game.core import _code
+from rules_engine.modifiers import POWER_UP_WITH
+from rules_engine.state import PlayerState
+from rules_engine.types import Actor, PlayerId
+
+IDS = sorted(characters())
+
+
+def _plain_options(g: Game, ps: PlayerState, chain: int) -> list[Action]:
+    """The options as first written: each set choice's entitlement and targets recounted."""
+    groups: dict[object, list[Card]] = {}
+    for c in g.modifiers.allowed(POWER_UP_WITH, ps, ps.hand):
+        groups.setdefault(cb.set_key(c), []).append(c)
+    per_rank = [[(), *[tuple(cs[:k]) for k in range(2, len(cs) + 1)]]
+                for cs in groups.values() if len(cs) >= 2]
+    set_choices: list[tuple[Card, ...]] = [()]
+    for choices in per_rank:
+        set_choices = [s + c for s in set_choices for c in choices]
+    out: list[Action] = [PowerUp()]
+    for sets in set_choices:
+        owed = chain + (cb.set_entitlement(sets) if sets else 0)
+        if owed == 0:
+            continue
+        d_aces = sorted(set(g.search_targets(ps, ps.discard + list(sets), True)), key=_code)
+        k_aces = sorted(set(g.search_targets(ps, ps.deck, True)), key=_code)
+        for d, k in g._search_combinations(owed, False, d_aces, k_aces):
+            if sets or d or k:
+                out.append(PowerUp(sets, d, k))
+    return out
+
+
+def test_power_up_options_are_the_plain_computation__PU_2_PU_7() -> None:
+    compared = with_targets_in_sets = 0
+    for n in range(60):
+        p1 = "menelker" if n % 3 == 0 else IDS[n % len(IDS)]
+        p2 = IDS[(n * 7 + 3) % len(IDS)]
+        g = Game(character(p1), character(p2), seed=300 + n)
+        bots = (make_bot("greedy" if n % 2 else "random", n), make_bot("random", n + 1))
+        while not g.is_over:
+            actor = g.actor
+            p = g.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
+            assert isinstance(p, PlayerId)
+            legal = g.legal_actions(p)
+            if g.step == "P2" and isinstance(legal[0], PowerUp):
+                ps = g.state(p)
+                chain = g.chain_entitlement(ps)
+                assert g._power_up_options(ps, chain) == _plain_options(g, ps, chain)
+                compared += 1
+                with_targets_in_sets += any(
+                    isinstance(a, PowerUp) and any(g.search_target(ps, c, True) for c in a.sets)
+                    for a in legal)
+            g.apply(p, bots[p].choose(g, p, legal))
+    assert compared > 200
+    assert with_targets_in_sets > 0  # sets holding Aces (or Menelker's targets) were listed
