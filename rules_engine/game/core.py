@@ -301,6 +301,14 @@ class GameCore:
         """Which seats' rules react to events (the others are skipped when delivering), may
         override C6 (in seat order), or may change it by a choice (CharacterRules.contest);
         worked out again when a character comes in."""
+        from rules_engine.characters import STEP_HOOKS, overrides
+
+        # per step hook (CharacterRules.start_of_turn, after_commits, ...), the seats whose
+        # rules override it, seated or not: the steps ask only those (the default does nothing)
+        self._hooked: dict[str, frozenset[PlayerId]] = {
+            hook: frozenset(ps.player for ps in self.players
+                            if overrides(self.rules[ps.player], hook))
+            for hook in STEP_HOOKS}
         self._listeners = [ps.player for ps in self.seated
                            if self.rules[ps.player].listens_to_events]
         # per journal event type, the listening seats whose rules react to it

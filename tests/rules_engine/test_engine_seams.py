@@ -215,6 +215,77 @@ def test_the_journal_is_delivered_by_the_event_types_the_reaction_declares(
     assert any(isinstance(e, Drew) for e in rules_now.seen) is not only_hits
 
 
+class StepWatcherRules(CharacterRules):
+    """Overrides every step hook (STEP_HOOKS) to note when it is asked."""
+
+    abilities_implemented = True
+
+    def __init__(self, character: Any) -> None:
+        super().__init__(character)
+        self.asked: list[str] = []
+
+    def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
+        self.asked.append("start_of_turn")
+
+    def after_commits(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("after_commits")
+        yield from ()
+
+    def after_reveal(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("after_reveal")
+        yield from ()
+
+    def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("on_lock_in")
+        yield from ()
+
+    def after_winner(self, ctx: AbilityContext, ps: PlayerState,
+                     winner: PlayerState | None) -> Step:
+        self.asked.append("after_winner")
+        yield from ()
+
+    def end_of_combat(self, ctx: AbilityContext, ps: PlayerState,
+                      winner: PlayerState | None) -> Step:
+        self.asked.append("end_of_combat")
+        yield from ()
+
+    def at_end_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("at_end_of_turn")
+        yield from ()
+
+
+class LockInWatcherRules(StepWatcherRules):
+    """A subclass overriding one hook again: still asked at every step."""
+
+    def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("on_lock_in (again)")
+        yield from ()
+
+
+@pytest.mark.parametrize("rules", [StepWatcherRules, LockInWatcherRules])
+def test_the_steps_ask_the_hooks_a_character_overrides_and_skip_the_others(
+        as_rook: Any, rules: type[StepWatcherRules]) -> None:
+    # given Rook with every step hook overridden, against Grave
+    as_rook(rules)
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    assert chars.STEP_HOOKS == ("start_of_turn", "after_commits", "after_reveal",
+                                "on_lock_in", "after_winner", "end_of_combat",
+                                "at_end_of_turn")
+    # then the game's index of hooked seats names Rook's seat for each hook, and Grave's for
+    # the hooks Grave's rules override (T1's start, C6's after-winner), no other
+    assert {hook: g._hooked[hook] for hook in chars.STEP_HOOKS} == {
+        hook: {P1, P2} if hook in ("start_of_turn", "after_winner") else {P1}
+        for hook in chars.STEP_HOOKS}
+    # and one turn (both no-card) asks each of Rook's hooks at its step, in turn order
+    fight(g, commit(None), commit(None))
+    watcher = g.rules[P1]
+    assert isinstance(watcher, StepWatcherRules)
+    lock_in = "on_lock_in" if rules is StepWatcherRules else "on_lock_in (again)"
+    assert watcher.asked == ["start_of_turn", "after_commits", "after_reveal", lock_in,
+                             "after_winner", "end_of_combat", "at_end_of_turn",
+                             "start_of_turn"]
+
+
 def test_the_journal_records_throws_blocks_knockdowns_and_damage() -> None:
     # given Grave against Grave: P1 throws with the 7 (a knockdown) into P2's 5 block
     g = recorded_game("7C 2C 3C 4C 5C 6C 8C", PLAIN)
