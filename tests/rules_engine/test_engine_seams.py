@@ -21,7 +21,7 @@ from rules_engine.cards import Move, MoveType, Rank, card
 from rules_engine.characters import CharacterRules
 from rules_engine.errors import RuleViolation
 from rules_engine.journal import Blocked, DamageDealt, Drew, Event, Hit, Knockdown, Thrown
-from rules_engine.modifiers import SPEED, Expiry, Modifier
+from rules_engine.modifiers import SPEED, Expiry, Modifier, Modifiers
 from rules_engine.state import PlayerState, Step, Zone
 from rules_engine.table import Table
 from rules_engine.types import Actor, PlayerId
@@ -152,6 +152,35 @@ def test_a_timed_modifier_changes_the_opponents_speed_until_the_turn_ends(as_roo
     # and at cleanup (K3) the modifier ends
     g.expire_modifiers(Expiry.END_OF_TURN)
     assert g.modifiers.fold(SPEED, g.state(P2), grave_four, 46) == 46
+
+
+def test_expiring_modifiers_keeps_the_lasting_ones_and_drops_each_timed_one_at_its_end() -> None:
+    # given an always-on modifier, one to the end of the combat and one to the end of the turn
+    # (expire skips its walk when no modifier in force is timed: the count must follow)
+    mods = Modifiers()
+
+    def slower(ps: Any, subject: Any, v: int) -> int:
+        return v + 10
+
+    lasting = Modifier(SPEED, P1, slower, "Innate")
+    mods.add(lasting)
+    mods.expire(Expiry.END_OF_TURN)  # nothing timed: nothing leaves
+    assert len(mods) == 1
+    mods.add(Modifier(SPEED, P2, slower, "This combat", Expiry.END_OF_COMBAT))
+    mods.add(Modifier(SPEED, P2, slower, "This turn", Expiry.END_OF_TURN))
+    # then each goes at its own end, the always-on one stays
+    mods.expire(Expiry.END_OF_COMBAT)
+    assert sorted(m.source for ms in mods._by_kind.values() for m in ms) == [
+        "Innate", "This turn"]
+    mods.expire(Expiry.END_OF_TURN)
+    assert len(mods) == 1 and mods._expiring == 0
+    # and removing a timed one by hand (a character leaving) is counted too
+    mods.add(Modifier(SPEED, P2, slower, "This turn", Expiry.END_OF_TURN))
+    mods.remove(lambda m: m.seat is P2)
+    assert mods._expiring == 0
+    mods.add(Modifier(SPEED, P2, slower, "This turn", Expiry.END_OF_TURN))
+    mods.expire(Expiry.END_OF_TURN)
+    assert len(mods) == 1
 
 
 def test_the_same_commits_without_the_modifier_go_the_other_way(as_rook: Any) -> None:
