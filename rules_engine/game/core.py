@@ -309,7 +309,8 @@ class GameCore:
             hook: frozenset(ps.player for ps in self.players
                             if overrides(self.rules[ps.player], hook))
             for hook in STEP_HOOKS}
-        self._listeners = [ps.player for ps in self.seated
+        # the listening seats, each with the event types its rules read (None: every type)
+        self._listeners = [(ps.player, self.rules[ps.player].event_types) for ps in self.seated
                            if self.rules[ps.player].listens_to_events]
         # per journal event type, the listening seats whose rules react to it
         # (CharacterRules.event_types), filled as types are met
@@ -605,8 +606,7 @@ class GameCore:
             seats = self._reactors.get(kind)
             if seats is None:
                 seats = self._reactors[kind] = frozenset(
-                    p for p in self._listeners
-                    if (types := self.rules[p].event_types) is None or kind in types)
+                    p for p, types in self._listeners if types is None or kind in types)
             if not seats:
                 continue
             for ps in self._orders[self.initiative]:
