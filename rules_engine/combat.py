@@ -219,14 +219,13 @@ def set_entitlement(cards: Sequence[Card]) -> int:
     """
     groups: dict[object, int] = {}
     for c in cards:
-        k = set_key(c)
+        k = "joker" if c.is_joker else c.rank  # set_key, inline: asked of every candidate set
         groups[k] = groups.get(k, 0) + 1
-    lone = [k for k, n in groups.items() if n < 2]
-    if lone:
-        names = ", ".join("Joker" if k == "joker" else k.code for k in lone  # type: ignore[attr-defined]
-                          )
+    if 1 in groups.values():
+        names = ", ".join("Joker" if k == "joker" else k.code  # type: ignore[attr-defined]
+                          for k, n in groups.items() if n < 2)
         raise RuleViolation("PU-2", f"a set needs two or more cards of one rank ({names} alone)")
-    return sum(n - 1 for n in groups.values())
+    return len(cards) - len(groups)  # the sum of k - 1 over the groups
 
 
 def search_allowed(

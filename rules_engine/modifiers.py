@@ -108,9 +108,14 @@ class Modifiers:
 
     def __init__(self) -> None:
         self._by_kind: dict[Kind[Any], list[Modifier[Any]]] = {}
+        # how many of them expire (``until`` not NEVER): the game asks to expire modifiers
+        # twice a turn, and most turns have none to expire, only always-on ones
+        self._expiring = 0
 
     def add(self, modifier: Modifier[Any]) -> None:
         self._by_kind.setdefault(modifier.kind, []).append(modifier)
+        if modifier.until is not Expiry.NEVER:
+            self._expiring += 1
 
     def fold(self, kind: Kind[T], ps: PlayerState, subject: object, value: T) -> T:
         """``value`` after every modifier of ``kind`` that applies to ``ps``'s seat."""
@@ -145,7 +150,7 @@ class Modifiers:
     def expire(self, until: Expiry) -> None:
         """Drop the modifiers that end now (``END_OF_COMBAT`` after C13, ``END_OF_TURN`` at
         K3)."""
-        if not self._by_kind:
+        if not self._expiring:
             return
         for kind, mods in list(self._by_kind.items()):
             kept = [m for m in mods if m.until is not until]
@@ -153,6 +158,7 @@ class Modifiers:
                 self._by_kind[kind] = kept
             else:
                 del self._by_kind[kind]
+        self._count_expiring()
 
     def remove(self, which: Callable[[Modifier[Any]], bool]) -> None:
         """Drop the modifiers ``which`` selects (a character leaving play takes its card
@@ -163,6 +169,11 @@ class Modifiers:
                 self._by_kind[kind] = kept
             else:
                 del self._by_kind[kind]
+        self._count_expiring()
+
+    def _count_expiring(self) -> None:
+        self._expiring = sum(1 for mods in self._by_kind.values() for m in mods
+                             if m.until is not Expiry.NEVER)
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_kind.values())

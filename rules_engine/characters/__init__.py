@@ -53,6 +53,19 @@ if TYPE_CHECKING:
     from rules_engine.types import PlayerId
 
 
+# The step hooks the game calls at every turn or combat whatever happened (T1, C1, C2, C5, C6,
+# C13, K1). Their defaults do nothing, so the game asks only the seats whose rules override
+# them (:func:`overrides`, worked out when the rules are seated): no generator made and run per
+# seat and step for the many characters without such text.
+STEP_HOOKS = ("start_of_turn", "after_commits", "after_reveal", "on_lock_in", "after_winner",
+              "end_of_combat", "at_end_of_turn")
+
+
+def overrides(rules: CharacterRules, hook: str) -> bool:
+    """Whether ``rules``'s class overrides :class:`CharacterRules`'s default ``hook``."""
+    return getattr(type(rules), hook) is not getattr(CharacterRules, hook)
+
+
 class CharacterRules:
     """Default hooks: a character played with its card stats only (no abilities)."""
 

@@ -154,7 +154,17 @@ class GloriaRules(CharacterRules):
         return []
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        return bool(self.window_options(ctx, ps, window))
+        """Whether :meth:`window_options` lists something, without building the options (the
+        game asks at every window: Healing Touch's would be every pair of cards)."""
+        if window == "draw_phase":
+            return any(c.rank is Rank.TEN for c in ps.hand)
+        if window == "end_of_combat":
+            return bool(self._moonlit_jacks(ctx, ps)) or (
+                self.overdose_turn != ctx.turn and any(c.rank is Rank.ACE for c in ps.hand))
+        if window == "end_of_turn":
+            return self.touch_turn != ctx.turn and not self._knocked_down(ps) \
+                and len({c for c in ps.hand if not _hearts(c)}) >= 2
+        return False
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility):

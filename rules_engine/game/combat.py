@@ -88,16 +88,22 @@ class CombatSteps(ComboSteps):
                 "C1", tuple(pending), "C1", self._check_commit, self._commit_options)
             pending.remove(player)
             self._place(self.players[player], action)
-        for ps in self.order():  # card text: a second face-down card (Patriot Mirror)
-            yield from self.rules[ps.player].after_commits(self, ps)
+        hooked = self._hooked["after_commits"]
+        if hooked:  # card text: a second face-down card (Patriot Mirror)
+            for ps in self.order():
+                if ps.player in hooked:
+                    yield from self.rules[ps.player].after_commits(self, ps)
         # C2: reveal. CF-16 AFTER_REVEAL voids happen here, before C3/C4.
         self.step = "C2"
         self.controllers.clear()  # control by card text lasts until the combat reveal
         for ps in self.actives:
             ps.revealed_kind = ps.kind
             ps.revealed_card = ps.combat_card
-        for ps in self.order():  # card text on the revealed cards (Patriot Mirror's choice)
-            yield from self.rules[ps.player].after_reveal(self, ps)
+        hooked = self._hooked["after_reveal"]
+        if hooked:  # card text on the revealed cards (Patriot Mirror's choice)
+            for ps in self.order():
+                if ps.player in hooked:
+                    yield from self.rules[ps.player].after_reveal(self, ps)
         if self.ruleset.voidTiming is VoidTiming.AFTER_REVEAL:
             self._apply_voids()
         # C3: mandatory Ace costs, in initiative order (OQ-30).
@@ -117,8 +123,10 @@ class CombatSteps(ComboSteps):
         self.step = "C5"
         if self.ruleset.voidTiming is VoidTiming.LOCK_IN:
             self._apply_voids()
+        hooked = self._hooked["on_lock_in"]
         for ps in self.actives:
-            yield from self.rules[ps.player].on_lock_in(self, ps)
+            if ps.player in hooked:
+                yield from self.rules[ps.player].on_lock_in(self, ps)
         self._ko_check()
         # C6: the matrix, side against side (the active seats), then card text that overrides
         # it (armour, "beats all attacks", unblockable: CharacterRules.combat_override).
@@ -140,8 +148,10 @@ class CombatSteps(ComboSteps):
         self._record_hits(winner, loser, result)
         self.mode.after_combat_winner(self, winner, loser)  # TAG-PU-2's full combo
         yield from self.react()
+        hooked = self._hooked["after_winner"]
         for ps in self.actives:
-            yield from self.rules[ps.player].after_winner(self, ps, winner)
+            if ps.player in hooked:
+                yield from self.rules[ps.player].after_winner(self, ps, winner)
         if self.combat.ended:  # card text ended the combat at the hit (Bubble Shield)
             yield from self._end_of_combat(winner, loser, result)
             return

@@ -590,8 +590,10 @@ class ComboSteps(PowerUpSteps):
             self.mode.assists.clear(self)
         # (b) end-of-combat window.
         yield from self.window("C13", "end_of_combat")
+        hooked = self._hooked["end_of_combat"]
         for ps in fighters:
-            yield from self.rules[ps.player].end_of_combat(self, ps, winner)
+            if ps.player in hooked:
+                yield from self.rules[ps.player].end_of_combat(self, ps, winner)
         # (c) discard the combat areas; a block returns unless thrown or voided (AR-BLK-2).
         for ps in self.order():
             c = ps.combat_card

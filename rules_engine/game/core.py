@@ -314,7 +314,16 @@ class GameCore:
         """Which seats' rules react to events (the others are skipped when delivering), may
         override C6 (in seat order), or may change it by a choice (CharacterRules.contest);
         worked out again when a character comes in."""
-        self._listeners = [ps.player for ps in self.seated
+        from rules_engine.characters import STEP_HOOKS, overrides
+
+        # per step hook (CharacterRules.start_of_turn, after_commits, ...), the seats whose
+        # rules override it, seated or not: the steps ask only those (the default does nothing)
+        self._hooked: dict[str, frozenset[PlayerId]] = {
+            hook: frozenset(ps.player for ps in self.players
+                            if overrides(self.rules[ps.player], hook))
+            for hook in STEP_HOOKS}
+        # the listening seats, each with the event types its rules read (None: every type)
+        self._listeners = [(ps.player, self.rules[ps.player].event_types) for ps in self.seated
                            if self.rules[ps.player].listens_to_events]
         # per journal event type, the listening seats whose rules react to it
         # (CharacterRules.event_types), filled as types are met
@@ -610,8 +619,7 @@ class GameCore:
             seats = self._reactors.get(kind)
             if seats is None:
                 seats = self._reactors[kind] = frozenset(
-                    p for p in self._listeners
-                    if (types := self.rules[p].event_types) is None or kind in types)
+                    p for p, types in self._listeners if types is None or kind in types)
             if not seats:
                 continue
             for ps in self._orders[self.initiative]:

@@ -174,8 +174,10 @@ class Game(CombatSteps, Views):
             ps.combo_points_spent = 0
             ps.chains = []
         self.frozen.clear()  # Chillbane's freeze lasts the rest of the turn it hit
+        hooked = self._hooked["start_of_turn"]
         for ps in self.seated:
-            self.rules[ps.player].start_of_turn(self, ps)
+            if ps.player in hooked:
+                self.rules[ps.player].start_of_turn(self, ps)
         # T2: draw phase, skipped on turn 1 and after card text skipped forward to this turn's
         # combat (Acrobatics).
         skipped = self.skip_to_combat
@@ -214,8 +216,11 @@ class Game(CombatSteps, Views):
             # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
             yield from self.window("K1", "end_of_turn")
             self.step = "K1"
-            for ps in self.order():  # mandatory "at the end of the turn" text, INI-6
-                yield from self.rules[ps.player].at_end_of_turn(self, ps)
+            hooked = self._hooked["at_end_of_turn"]
+            if hooked:  # mandatory "at the end of the turn" text, INI-6
+                for ps in self.order():
+                    if ps.player in hooked:
+                        yield from self.rules[ps.player].at_end_of_turn(self, ps)
             yield from self.mode.end_of_turn(self)  # the mode's own (Training: TR-13)
             if self.timeout_triggered:
                 self._score_by_life(Termination.TIMEOUT)

@@ -21,7 +21,7 @@ from rules_engine.cards import Move, MoveType, Rank, card
 from rules_engine.characters import CharacterRules
 from rules_engine.errors import RuleViolation
 from rules_engine.journal import Blocked, DamageDealt, Drew, Event, Hit, Knockdown, Thrown
-from rules_engine.modifiers import SPEED, Expiry, Modifier
+from rules_engine.modifiers import SPEED, Expiry, Modifier, Modifiers
 from rules_engine.state import PlayerState, Step, Zone
 from rules_engine.table import Table
 from rules_engine.types import Actor, PlayerId
@@ -154,6 +154,35 @@ def test_a_timed_modifier_changes_the_opponents_speed_until_the_turn_ends(as_roo
     assert g.modifiers.fold(SPEED, g.state(P2), grave_four, 46) == 46
 
 
+def test_expiring_modifiers_keeps_the_lasting_ones_and_drops_each_timed_one_at_its_end() -> None:
+    # given an always-on modifier, one to the end of the combat and one to the end of the turn
+    # (expire skips its walk when no modifier in force is timed: the count must follow)
+    mods = Modifiers()
+
+    def slower(ps: Any, subject: Any, v: int) -> int:
+        return v + 10
+
+    lasting = Modifier(SPEED, P1, slower, "Innate")
+    mods.add(lasting)
+    mods.expire(Expiry.END_OF_TURN)  # nothing timed: nothing leaves
+    assert len(mods) == 1
+    mods.add(Modifier(SPEED, P2, slower, "This combat", Expiry.END_OF_COMBAT))
+    mods.add(Modifier(SPEED, P2, slower, "This turn", Expiry.END_OF_TURN))
+    # then each goes at its own end, the always-on one stays
+    mods.expire(Expiry.END_OF_COMBAT)
+    assert sorted(m.source for ms in mods._by_kind.values() for m in ms) == [
+        "Innate", "This turn"]
+    mods.expire(Expiry.END_OF_TURN)
+    assert len(mods) == 1 and mods._expiring == 0
+    # and removing a timed one by hand (a character leaving) is counted too
+    mods.add(Modifier(SPEED, P2, slower, "This turn", Expiry.END_OF_TURN))
+    mods.remove(lambda m: m.seat is P2)
+    assert mods._expiring == 0
+    mods.add(Modifier(SPEED, P2, slower, "This turn", Expiry.END_OF_TURN))
+    mods.expire(Expiry.END_OF_TURN)
+    assert len(mods) == 1
+
+
 def test_the_same_commits_without_the_modifier_go_the_other_way(as_rook: Any) -> None:
     as_rook(CharacterRules)  # Rook's cards with no ability: only the modifier is missing
     g = recorded_game(ROOK, PLAIN, p1="rook")
@@ -213,6 +242,77 @@ def test_the_journal_is_delivered_by_the_event_types_the_reaction_declares(
     assert Hit(1, "C6", P1, P2) in rules_now.seen
     assert (rules_now.seen == [Hit(1, "C6", P1, P2)]) is only_hits
     assert any(isinstance(e, Drew) for e in rules_now.seen) is not only_hits
+
+
+class StepWatcherRules(CharacterRules):
+    """Overrides every step hook (STEP_HOOKS) to note when it is asked."""
+
+    abilities_implemented = True
+
+    def __init__(self, character: Any) -> None:
+        super().__init__(character)
+        self.asked: list[str] = []
+
+    def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
+        self.asked.append("start_of_turn")
+
+    def after_commits(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("after_commits")
+        yield from ()
+
+    def after_reveal(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("after_reveal")
+        yield from ()
+
+    def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("on_lock_in")
+        yield from ()
+
+    def after_winner(self, ctx: AbilityContext, ps: PlayerState,
+                     winner: PlayerState | None) -> Step:
+        self.asked.append("after_winner")
+        yield from ()
+
+    def end_of_combat(self, ctx: AbilityContext, ps: PlayerState,
+                      winner: PlayerState | None) -> Step:
+        self.asked.append("end_of_combat")
+        yield from ()
+
+    def at_end_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("at_end_of_turn")
+        yield from ()
+
+
+class LockInWatcherRules(StepWatcherRules):
+    """A subclass overriding one hook again: still asked at every step."""
+
+    def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        self.asked.append("on_lock_in (again)")
+        yield from ()
+
+
+@pytest.mark.parametrize("rules", [StepWatcherRules, LockInWatcherRules])
+def test_the_steps_ask_the_hooks_a_character_overrides_and_skip_the_others(
+        as_rook: Any, rules: type[StepWatcherRules]) -> None:
+    # given Rook with every step hook overridden, against Grave
+    as_rook(rules)
+    g = recorded_game(ROOK, PLAIN, p1="rook")
+    assert chars.STEP_HOOKS == ("start_of_turn", "after_commits", "after_reveal",
+                                "on_lock_in", "after_winner", "end_of_combat",
+                                "at_end_of_turn")
+    # then the game's index of hooked seats names Rook's seat for each hook, and Grave's for
+    # the hooks Grave's rules override (T1's start, C6's after-winner), no other
+    assert {hook: g._hooked[hook] for hook in chars.STEP_HOOKS} == {
+        hook: {P1, P2} if hook in ("start_of_turn", "after_winner") else {P1}
+        for hook in chars.STEP_HOOKS}
+    # and one turn (both no-card) asks each of Rook's hooks at its step, in turn order
+    fight(g, commit(None), commit(None))
+    watcher = g.rules[P1]
+    assert isinstance(watcher, StepWatcherRules)
+    lock_in = "on_lock_in" if rules is StepWatcherRules else "on_lock_in (again)"
+    assert watcher.asked == ["start_of_turn", "after_commits", "after_reveal", lock_in,
+                             "after_winner", "end_of_combat", "at_end_of_turn",
+                             "start_of_turn"]
 
 
 def test_the_journal_records_throws_blocks_knockdowns_and_damage() -> None:

@@ -7,6 +7,7 @@ so she acts first in every window."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -344,3 +345,35 @@ def test_greedy_bathes_always_and_overdoses_after_a_win() -> None:
     assert GreedyBot(0).choose(g, P1, g.legal_actions(P1)) == UseAbility(BATHED, card("JC"))
     g.apply(P1, UseAbility(BATHED, card("JC")))
     assert GreedyBot(0).choose(g, P1, g.legal_actions(P1)) == UseAbility(OVERDOSE, card("AC"))
+
+
+WINDOWS = ("draw_phase", "combat_reveal", "power_up", "full_combo", "end_of_combat",
+           "end_of_turn")
+
+
+def test_can_act_answers_whether_the_window_lists_an_ability(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # given Gloria's can_act, which works out the answer without building the options
+    # (Healing Touch's are every pair of cards): at every window of random and greedy games,
+    # asked about every window, it agrees with window_options
+    from rules_engine.game.core import GameCore
+
+    window = GameCore.window
+    asked = Counter[bool]()
+
+    def checked(self: GameCore, step: str, name: str) -> Any:
+        for ps in self.seated:
+            rules = self.rules[ps.player]
+            if isinstance(rules, GloriaRules):
+                for w in WINDOWS:
+                    can = rules.can_act(self, ps, w)
+                    assert can is bool(rules.window_options(self, ps, w)), (w, step)
+                    asked[can] += 1
+        return window(self, step, name)
+
+    monkeypatch.setattr(GameCore, "window", checked)
+    for seed, (opponent, bot) in enumerate([("grave", "random"), ("lum", "greedy"),
+                                            ("gloria", "random"), ("rook", "greedy"),
+                                            ("setsuki", "random"), ("troq", "greedy")]):
+        play_game("gloria", opponent, 300 + seed, bot=bot)
+    assert asked[True] > 20 and asked[False] > 100  # both answers were checked

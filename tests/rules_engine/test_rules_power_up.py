@@ -28,6 +28,27 @@ def test_two_jokers_are_a_pair__TV_PU_03() -> None:
     assert cb.set_entitlement(cards("X1 X2")) == 1
 
 
+def test_set_entitlement_is_the_sum_of_k_minus_1_over_the_ranks_and_names_the_lone_ones() -> None:
+    # set_entitlement counts len(cards) - groups; checked against the plain sum over groups
+    # (set_key's grouping) for every choice of up to 5 cards of a small pool
+    from itertools import combinations
+
+    pool = cards("4H 4C 4D 7S 7D 9C X1 X2 AH AS")
+    for n in range(1, 6):
+        for chosen in combinations(pool, n):
+            groups: dict[object, int] = {}
+            for c in chosen:
+                groups[cb.set_key(c)] = groups.get(cb.set_key(c), 0) + 1
+            lone = [k for k, m in groups.items() if m < 2]
+            if lone:
+                with pytest.raises(RuleViolation) as err:
+                    cb.set_entitlement(chosen)
+                for k in lone:
+                    assert ("Joker" if k == "joker" else k.code) in err.value.reason  # type: ignore[attr-defined]
+            else:
+                assert cb.set_entitlement(chosen) == sum(m - 1 for m in groups.values())
+
+
 @pytest.mark.parametrize(("d", "k", "ok"), [
     (1, 1, True), (1, 0, True), (0, 2, True),   # allowed
     (0, 1, False), (0, 0, False),               # fewer while an Ace stays in the discard pile
