@@ -162,22 +162,24 @@ class Totals:
         drawn = dict.fromkeys(SEATS, 0)
         knockdowns = dict.fromkeys(SEATS, 0)
         bluffs = dict.fromkeys(SEATS, 0)
-        damage = {s: dict.fromkeys(DAMAGE_KINDS, 0) for s in SEATS}
-        jokers = {s: dict.fromkeys(JOKER_KEYS, 0) for s in SEATS}
+        # the counts by kind only for the seats asked about (the timeline asks every turn)
+        damage = {s: dict.fromkeys(DAMAGE_KINDS, 0) for s in seats}
+        jokers = {s: dict.fromkeys(JOKER_KEYS, 0) for s in seats}
         for e in events:
             kind = type(e)
             if kind is Drew:
                 drawn[e.seat] += 1  # type: ignore[attr-defined]
             elif kind is DamageDealt:
                 assert isinstance(e, DamageDealt)
-                if e.target is not e.source:
+                if e.target is not e.source and e.source in damage:
                     damage[e.source][e.kind] += e.amount
             elif kind is Knockdown:
                 knockdowns[e.by] += 1  # type: ignore[attr-defined]
             elif kind is JokerUsed:
                 assert isinstance(e, JokerUsed)
-                jokers[e.seat][e.use] += 1
-                jokers[e.seat]["rewind_prevented_damage"] += e.prevented
+                if e.seat in jokers:
+                    jokers[e.seat][e.use] += 1
+                    jokers[e.seat]["rewind_prevented_damage"] += e.prevented
             elif kind is Bluffed:
                 bluffs[e.seat] += 1  # type: ignore[attr-defined]
         return {s: Totals(drawn[s], damage[s], knockdowns[s], jokers[s], bluffs[s])
