@@ -27,6 +27,7 @@ DAMAGE_KINDS = ("combat", "block", "ability")
 JOKER_USES = ("gold_burst", "rewind", "power_up_set", "pump")
 # the facts' documented order of the Joker counts
 JOKER_KEYS = ("gold_burst", "rewind", "rewind_prevented_damage", "power_up_set", "pump")
+SEATS = tuple(PlayerId)  # every seat, once (iterating the enum each time is slow)
 
 
 @dataclass(slots=True)
@@ -151,31 +152,35 @@ class Totals:
     @staticmethod
     def of(events: Iterable[Event], seat: PlayerId) -> Totals:
         """``seat``'s counts over ``events``."""
-        return Totals.by_seat(events)[seat]
+        return Totals.by_seat(events, (seat,))[seat]
 
     @staticmethod
-    def by_seat(events: Iterable[Event]) -> dict[PlayerId, Totals]:
-        """Every seat's counts over ``events``, in one pass."""
-        drawn = dict.fromkeys(PlayerId, 0)
-        knockdowns = dict.fromkeys(PlayerId, 0)
-        bluffs = dict.fromkeys(PlayerId, 0)
-        damage = {s: dict.fromkeys(DAMAGE_KINDS, 0) for s in drawn}
-        jokers = {s: dict.fromkeys(JOKER_KEYS, 0) for s in drawn}
+    def by_seat(events: Iterable[Event],
+                seats: tuple[PlayerId, ...] = SEATS) -> dict[PlayerId, Totals]:
+        """The counts over ``events`` of each of ``seats`` (every seat unless told), in one
+        pass."""
+        drawn = dict.fromkeys(SEATS, 0)
+        knockdowns = dict.fromkeys(SEATS, 0)
+        bluffs = dict.fromkeys(SEATS, 0)
+        # the counts by kind only for the seats asked about (the timeline asks every turn)
+        damage = {s: dict.fromkeys(DAMAGE_KINDS, 0) for s in seats}
+        jokers = {s: dict.fromkeys(JOKER_KEYS, 0) for s in seats}
         for e in events:
             kind = type(e)
             if kind is Drew:
                 drawn[e.seat] += 1  # type: ignore[attr-defined]
             elif kind is DamageDealt:
                 assert isinstance(e, DamageDealt)
-                if e.target is not e.source:
+                if e.target is not e.source and e.source in damage:
                     damage[e.source][e.kind] += e.amount
             elif kind is Knockdown:
                 knockdowns[e.by] += 1  # type: ignore[attr-defined]
             elif kind is JokerUsed:
                 assert isinstance(e, JokerUsed)
-                jokers[e.seat][e.use] += 1
-                jokers[e.seat]["rewind_prevented_damage"] += e.prevented
+                if e.seat in jokers:
+                    jokers[e.seat][e.use] += 1
+                    jokers[e.seat]["rewind_prevented_damage"] += e.prevented
             elif kind is Bluffed:
                 bluffs[e.seat] += 1  # type: ignore[attr-defined]
         return {s: Totals(drawn[s], damage[s], knockdowns[s], jokers[s], bluffs[s])
-                for s in drawn}
+                for s in seats}

@@ -114,6 +114,7 @@ from rules_engine.modes import mode_rules
 from rules_engine.modifiers import REWIND_IMMUNE
 from rules_engine.replay import Verdict, replay
 from rules_engine.ruleset import OnOff
+from rules_engine.state import ComboRecord
 from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 
@@ -131,9 +132,12 @@ __all__ = [
 P1, P2 = PlayerId.P1, PlayerId.P2
 
 
+_ALL_SEATS = tuple(PlayerId)  # iterating an enum is slow: the timeline asks many times a turn
+
+
 def _seats(n: int) -> tuple[PlayerId, ...]:
     """The first ``n`` seats (P1, P2; P3 and P4 in modes with a bench)."""
-    return tuple(PlayerId)[:n]
+    return _ALL_SEATS[:n]
 _KIND_WORDS = {cb.ATTACK: "attack", cb.THROW: "throw", cb.BLOCK: "block", cb.DODGE: "dodge",
                cb.JOKER: "Gold Burst", cb.NONE: "no-card"}
 
@@ -356,16 +360,17 @@ class TurnSummary:
     def to_dict(self) -> dict[str, Any]:
         bout: dict[str, Any] = {} if self.bout is None or self.characters is None else {
             "bout": self.bout, "characters": list(self.characters)}
+        seats = _seats(len(self.players))
+        damage = self.damage
         return {
             **bout,
             "turn": self.turn,
             "initiative": self.initiative.name,
             "events": list(self.events),
-            "players": {p.name: self.players[p].to_dict()
-                        for p in _seats(len(self.players))},
+            "players": {p.name: self.players[p].to_dict() for p in seats},
             "combat": None if self.combat is None else self.combat.to_dict(),
             "combo": None if self.combo is None else self.combo.to_dict(),
-            "damage": {p.name: self.damage[p] for p in _seats(len(self.players))},
+            "damage": {p.name: damage[p] for p in seats},
             **({"tags": [dict(t) for t in self.tags]} if self.tags else {}),
             "stopped": None if self.stopped is None else dict(self.stopped),
         }
@@ -492,13 +497,20 @@ class _ObservedGame(Game):
 
     def window(self, step: str, window: str) -> Generator[
             Decision, tuple[PlayerId, Action], None]:
+        # Not a generator itself: only the end-of-turn window needs a step after the game's
+        # (every other window is the game's own, without one more generator around it).
         if window == "combat_reveal":
             self.combat_began.add(self.turn)
         elif window == "end_of_combat":
             self.combats[self.turn] = _Combat.of(self)
+        elif window == "end_of_turn":
+            return self._end_of_turn(step, window)
+        return super().window(step, window)
+
+    def _end_of_turn(self, step: str, window: str) -> Generator[
+            Decision, tuple[PlayerId, Action], None]:
         yield from super().window(step, window)
-        if window == "end_of_turn":
-            self.turn_ends[self.turn] = _Moment.of(self)
+        self.turn_ends[self.turn] = _Moment.of(self)
 
 
 # ---------------------------------------------------------------------------- explaining
@@ -607,11 +619,13 @@ def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None) -> Co
         None if void is None else void[0], None if void is None else void[1])
 
 
-def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSummary | None:
+def _combo(game: Game, combat: _Combat, prevented: int,
+           turn_combos: list[ComboRecord]) -> ComboSummary | None:
+    """The combo of ``combat``; ``turn_combos``: the combos the game finished this turn."""
     if not combat.combo or combat.comboer is None:
         return None
     winner = combat.comboer
-    records = [r for r in game.combos if r.turn == turn and r.player is winner]
+    records = [r for r in turn_combos if r.player is winner]
     record = records[-1] if records else None
     rewound = prevented > 0 or (record is not None and record.prevented > 0)
     moves = []
@@ -637,7 +651,7 @@ def _combo(game: Game, turn: int, combat: _Combat, prevented: int) -> ComboSumma
 
 def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, end: _Moment,
                events: list[tuple[int, LogEvent]], span: tuple[int, int],
-               stopped: dict[str, Any] | None) -> TurnSummary:
+               stopped: dict[str, Any] | None, turn_combos: list[ComboRecord]) -> TurnSummary:
     combat = game.combats.get(turn)
     if combat is None and turn in game.combat_began and turn == game.turn:
         combat = _Combat.of(game)  # the game (or the log) stopped during this combat
@@ -645,19 +659,32 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
     prevented_total = 0
     # this turn's stretch of the journal, counted for every seat (once a turn)
     turn_events = game.journal[start.mark:end.mark]
-    by_seat = Totals.by_seat(turn_events)
-    for p in _seats(len(game.players)):
-        mine = [e.action for _, e in events if e.player is p]
+    seats = _seats(len(game.players))
+    by_seat = Totals.by_seat(turn_events, seats)
+    # what hit each seat (with a bench, only the opposing active seat's damage that reached
+    # it: never the bench's share of another seat's) and its knockdowns, in one pass
+    taken_by = {p: dict.fromkeys(DAMAGE_KINDS, 0) for p in seats}
+    knocked_by = dict.fromkeys(seats, 0)
+    for ev in turn_events:
+        kind = type(ev)
+        if kind is DamageDealt:
+            assert isinstance(ev, DamageDealt)
+            if ev.target is not ev.source and ev.target in taken_by:
+                taken_by[ev.target][ev.kind] += ev.amount
+        elif kind is Knockdown:
+            assert isinstance(ev, Knockdown)
+            if ev.seat in knocked_by:
+                knocked_by[ev.seat] += 1
+    # each seat's actions this turn, in order
+    actions: dict[PlayerId, list[Action]] = {p: [] for p in seats}
+    for _, e in events:
+        if e.player in actions:
+            actions[e.player].append(e.action)
+    for p in seats:
+        mine = actions[p]
         counts = by_seat[p]
-        # what hit this seat (with a bench, only the opposing active seat's damage that
-        # reached it: never the bench's share of another seat's)
-        taken = dict.fromkeys(DAMAGE_KINDS, 0)
-        knocked = 0
-        for ev in turn_events:
-            if type(ev) is DamageDealt and ev.target is p and ev.source is not p:
-                taken[ev.kind] += ev.amount
-            elif type(ev) is Knockdown and ev.seat is p:
-                knocked += 1
+        taken = taken_by[p]
+        knocked = knocked_by[p]
         taken["total"] = sum(taken.values())
         jokers = dict(counts.jokers)
         jokers["bluff"] = counts.bluffs
@@ -709,7 +736,7 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
     bout = next((b for b in reversed(game.bouts) if b.first_turn <= turn), None)
     return TurnSummary(
         turn, end.initiative, span, tuple(players), result,
-        None if combat is None else _combo(game, turn, combat, prevented_total), stopped,
+        None if combat is None else _combo(game, combat, prevented_total, turn_combos), stopped,
         None if bout is None else bout.number, None if bout is None else bout.characters,
         tuple(_tag(game, i, e.player, e.action) for i, e in events
               if isinstance(e.action, Tag)))
@@ -771,12 +798,16 @@ class _Recorder:
         turns: list[TurnSummary] = []
         start = self.baseline
         final = _Moment.of(game)
+        # the finished combos by turn (``game.combos`` reads the whole journal: once here)
+        combos: dict[int, list[ComboRecord]] = {}
+        for record in game.combos:
+            combos.setdefault(record.turn, []).append(record)
         for turn in range(1, game.turn + 1):
             end = game.turn_ends.get(turn, final)
             last = turn == game.turn
             span = (self.starts[turn], self.applied if last else self.starts[turn + 1])
             turns.append(_summarise(game, log, turn, start, end, self.by_turn.get(turn, []),
-                                    span, stopped if last else None))
+                                    span, stopped if last else None, combos.get(turn, [])))
             start = end
         return turns
 
