@@ -52,7 +52,7 @@ def on_log_submitted(sender: Any, instance: MatchLog, created: bool, **kwargs: A
     if not created:
         return
     log = instance
-    sides = list(MatchSide.objects.filter(match_id=log.match_id)
+    sides = list(MatchSide.objects.filter(match_id=log.match_id).order_by()  # no join to order
                  .values_list("side", "player__user_id", "player__display_name"))
     by = next((side for side, uid, _ in sides if uid == log.submitted_by_id), None)
     name = next((n for _, uid, n in sides if uid == log.submitted_by_id), "an organizer")

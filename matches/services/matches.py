@@ -48,8 +48,10 @@ def match_user_side(match: Match, user: User) -> int | None:
     """The side the user plays on, or None."""
     if not user.is_authenticated:
         return None
-    side = match.sides.filter(player__user_id=user.pk).values_list("side", flat=True).first()
-    return side
+    # ordered by this match's own columns: the model's ordering ("match", ...) would join the
+    # match table to order by its creation time, for rows of one match
+    return (match.sides.filter(player__user_id=user.pk).order_by("side", "order")
+            .values_list("side", flat=True).first())
 
 
 def match_user_is_manager(match: Match, user: User) -> bool:

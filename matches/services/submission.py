@@ -103,7 +103,8 @@ def match_log_submit(
             )
         # The match row is locked, so a plain look-up then insert cannot race (and avoids the
         # savepoints get_or_create would cost on every submission).
-        log = MatchLog.objects.filter(match=match, sha256=sha256).first()
+        # (match, sha256) is unique: no ordering (the model's would join the match table)
+        log = MatchLog.objects.filter(match=match, sha256=sha256).order_by().first()
         is_new = log is None
         if log is None:
             log = MatchLog.objects.create(

@@ -245,7 +245,8 @@ class SetMatchOwner:
         from tournaments.services.advancement import GameInput
         from tournaments.services.picks import check_picks
 
-        link = SetMatch.objects.select_related("set__stage__event").filter(match=match).first()
+        link = (SetMatch.objects.select_related("set__stage__event").filter(match=match)
+                .order_by().first())  # one link per match: no ordering (five joined tables')
         if link is None:
             return
         known = engine_characters()

@@ -211,3 +211,21 @@ def test_dispute_api(match, who, expected, django_capture_on_commit_callbacks) -
     if expected == 201:
         assert response.json()["reason"] == "not our game"
         assert response.json()["log_b"] is None
+
+
+def test_submission_response_is_read_in_three_queries(match, django_assert_max_num_queries) -> None:
+    """The response (the log's newest run and endorsing sides, the match's sides and players)
+    is prefetched: no query per side's player (the lazy serializers took five)."""
+    client = client_for(side_user(match, 1))
+    with django_assert_max_num_queries(1 + 14 + 3):  # the match's 404 check, the service, the body
+        response = submit(client, match, log_text=self_play_log_text())
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["log"]["latest_run"]["status"] == "pending"
+    assert body["log"]["endorsed_by_sides"] == [1]
+    sides = body["match"]["sides"]
+    assert [s["side"] for s in sides] == [1, 2]
+    assert [s["player"] for s in sides] == [
+        side.player.display_name for side in match.sides.order_by("side", "order")
+    ]
+    assert body["match"]["status"] == Match.Status.VERIFYING
