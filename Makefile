@@ -73,11 +73,16 @@ bench-bots: $(STAMP)
 # BENCH_VERIFY_LOGS given on the command line or in the environment sets the count here too.
 BENCH_VERIFY_COUNT = $(strip $(if $(filter command line environment,$(origin BENCH_VERIFY_LOGS)),$(BENCH_VERIFY_LOGS),$(BENCH_LOGS)))
 
+# Submissions come from BENCH_SUBMITTERS threads at once, as from several web processes: one
+# sequential submitter measures its own round trips, not what two workers verify.
+BENCH_SUBMITTERS ?= 4
+
 bench-verification: $(STAMP)
 	$(BENCH_CREATEDB)
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(PY) manage.py migrate --noinput -v0
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
-		$(PY) manage.py bench_verification --logs $(BENCH_VERIFY_COUNT) --workers 2
+		$(PY) manage.py bench_verification --logs $(BENCH_VERIFY_COUNT) --workers 2 \
+		--submitters $(BENCH_SUBMITTERS)
 
 BENCH_GAMES ?= 100000
 
