@@ -18,6 +18,7 @@ from rules_engine.game import Game
 from rules_engine.game.core import _code
 from rules_engine.game.power_up import _has_set
 from rules_engine.modifiers import POWER_UP_WITH
+from rules_engine.ruleset import AceSource, Ruleset
 from rules_engine.state import PlayerState
 from rules_engine.types import Actor, PlayerId
 
@@ -86,3 +87,15 @@ def test_has_set_is_counting_set_keys__PU_2() -> None:
         found[expected] += 1
     assert found[True] > 500 and found[False] > 500
 
+
+def test_a_search_taking_all_owed_needs_no_count_of_the_pile__PU_5() -> None:
+    """``_check_search`` does not count the targets left in the discard pile when the Aces
+    taken are the Aces owed (outside CF-18's DISCARD_FIRST, where it does): whatever that
+    count, ``search_violation`` finds nothing to object to then."""
+    ruleset = Ruleset(aceSource=AceSource.FREE)
+    for owed in range(7):
+        for took_discard in range(owed + 1):
+            for in_discard in range(took_discard, 10):
+                for free in (False, True):
+                    assert cb.search_violation(owed, took_discard, owed - took_discard,
+                                               in_discard, ruleset, free) is None
