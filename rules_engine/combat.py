@@ -155,6 +155,22 @@ def follow_violation(prev: Move, nxt: Move, ruleset: Ruleset) -> RuleViolation |
     return None  # Starter or Linker: any normal attack, Linker or Ender (CT-STARTER, CT-LINKER)
 
 
+def follow_allowed(prev: Move, nxt: Move, ruleset: Ruleset) -> bool:
+    """Whether :func:`follow_violation` is None (CB-4 / CT table), without building the
+    violation: whether a combo move is left at C10 (CB-11) asks it of every end of every card
+    in hand, and most ends do not follow."""
+    pt, nt = prev.follow_type, nxt.follow_type
+    if pt is ComboType.ENDER or pt is ComboType.CANT_COMBO:
+        return False
+    if nt is ComboType.STARTER or nt is ComboType.CANT_COMBO:
+        return False
+    if pt is ComboType.NORMAL:
+        if nt is ComboType.NORMAL:
+            return int(nxt.rank) == int(prev.rank) + 1
+        return not (ruleset.afterNormalAttackOnly and nxt.type is not MoveType.ATTACK)
+    return True
+
+
 def rewind_allowed(winner_kind: str, winner_move: Move | None) -> tuple[bool, str]:
     """RW-CAN / RW-CANNOT (RW-4): judged only from the winner's locked-in move category."""
     if winner_kind == DODGE:

@@ -36,7 +36,9 @@ from rules_engine.journal import (
 from rules_engine.modifiers import (
     COMBAT_DAMAGE,
     COMBO_DAMAGE,
+    COMBO_MOVE,
     FOLLOW,
+    MOVE,
     PUMP_ALLOWED,
     REWIND_IMMUNE,
     Expiry,
@@ -387,8 +389,58 @@ class ComboSteps(PowerUpSteps):
                     yield Pump(i, cards)
 
     def _combo_has_options(self, ps: PlayerState) -> bool:
-        return next(iter(self._combo_moves(ps)), None) is not None \
-            or next(iter(self._pumps(ps)), None) is not None
+        """Whether C10 lists a combo move or a pump for ``ps`` (CB-11: with neither the combo
+        ends without a decision)."""
+        return self._combo_move_exists(ps) or next(iter(self._pumps(ps)), None) is not None
+
+    def _combo_move_exists(self, ps: PlayerState) -> bool:
+        """Whether :meth:`_combo_moves` lists a move: some end of a card in hand passes
+        :meth:`_combo_move_violation` and its extra Aces are in hand (CB-2..CB-9).
+
+        Asked before every C10 decision, also in a replay, where no list is built; the answer
+        is a yes or no, so it is found without the violations (and their messages) of the ends
+        rejected, most of them by the follow table or the combo points, and without the
+        ``Combo`` values. The checks are :meth:`_combo_move_violation`'s, the follow table by
+        :func:`rules_engine.combat.follow_allowed` unless card text changes it (``FOLLOW``);
+        tested equal to the plain computation."""
+        run = self.combat.run
+        if run.closed:
+            return False
+        prev = run.entries[-1].move if run.entries else None
+        follow_text = prev is not None and self.modifiers.any_for(FOLLOW, ps.player)
+        room = ps.character.combo_limit - ps.combo_points_spent
+        # the moves as printed when no card text changes them (MOVE, COMBO_MOVE): no fold per end
+        as_printed = not (self.modifiers.any_for(MOVE, ps.player)
+                          or self.modifiers.any_for(COMBO_MOVE, ps.player))
+        seen: set[Card] = set()
+        for c in ps.hand:
+            if c in seen or c.is_joker:
+                continue
+            seen.add(c)
+            for printed in ps.character.moves_of(c):
+                m = printed if as_printed else self.as_played(ps, self.played_move(ps, c, printed))
+                if not m.is_attack_or_throw:
+                    continue
+                if prev is None:
+                    if run.hit_back and self.ruleset.dodgeVsNoCardAttackOnly \
+                            and m.type is not MoveType.ATTACK \
+                            and self.opponent(ps).kind == cb.NONE:
+                        continue  # OQ-06
+                elif follow_text:
+                    if self.modifiers.fold(FOLLOW, ps, (prev, m), cb.follow_violation(
+                            prev, m, self.ruleset)) is not None:
+                        continue
+                elif not cb.follow_allowed(prev, m, self.ruleset):
+                    continue
+                cost = m.combo_points or 0
+                if cost and cost > room:
+                    continue  # CB-3
+                if m.extra_aces and sum(1 for a in dict.fromkeys(ps.hand)
+                                        if a.is_ace and a is not c) < m.extra_aces:
+                    continue  # CB-9: the Aces to pay with
+                if self.move_violation(ps, m, "C10") is None:  # last: rarely a reason
+                    return True
+        return False
 
     def _combo_options(self, player: PlayerId) -> list[Action]:
         """The legal C10 actions: combo moves, pumps, a team's combat tags, and stop."""

@@ -60,6 +60,7 @@ from rules_engine.modifiers import (
 from rules_engine.rng import SplitMix64
 from rules_engine.ruleset import (
     DEFAULT_RULESET,
+    AceSource,
     DoubleKO,
     GoldBurstSearch,
     Jokers,
@@ -1236,6 +1237,10 @@ class GameCore:
                     raise RuleViolation("PU-5", f"{c} is not an Ace")
                 if c not in zone:
                     raise RuleViolation("PU-5", f"{c} is not in {ps.player.name}'s {name}")
+        if len(from_discard) + len(from_deck) == owed \
+                and self.ruleset.aceSource is not AceSource.DISCARD_FIRST:
+            return  # all owed taken: the targets left in the pile matter only when fewer are
+            # (PU-5) or under CF-18 (search_violation), so they are not counted
         d_aces = len(self.search_targets(ps, discard, power_up))
         v = cb.search_violation(owed, len(from_discard), len(from_deck), d_aces, self.ruleset,
                                 free)

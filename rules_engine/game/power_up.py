@@ -25,6 +25,14 @@ from rules_engine.state import (
 from rules_engine.types import PlayerId
 
 
+def _has_set(cards: list[Card]) -> bool:
+    """PU-2: whether ``cards`` hold a set, two or more cards of one rank (the two Jokers are a
+    set of their own). Asked at every seat's Power Up: a rank repeats when the ranks are fewer
+    than the cards (a Joker's rank is None, so the Jokers pair only with each other, as
+    ``set_key`` groups them), without counting each group (tested equal to counting)."""
+    return len({c.rank for c in cards}) < len(cards)
+
+
 class PowerUpSteps(GameCore):
     """The steps of this module, on top of :class:`GameCore`."""
 
@@ -35,11 +43,7 @@ class PowerUpSteps(GameCore):
         """P2-P6: sets, entitlement, search, shuffle. A player with no choice is skipped."""
         self.step = "P2"
         chain = self.chain_entitlement(ps)
-        counts: dict[object, int] = {}
-        for c in self.modifiers.allowed(POWER_UP_WITH, ps, ps.hand):
-            k = cb.set_key(c)
-            counts[k] = counts.get(k, 0) + 1
-        has_set = any(n >= 2 for n in counts.values())
+        has_set = _has_set(self.modifiers.allowed(POWER_UP_WITH, ps, ps.hand))
         tags = self.mode.tags  # TAGS hook: Tag Team's Ace tag (TAG-PU-1)
         ace_tags = [] if tags is None else tags.ace_options(self, ps, chain)
         if not has_set and not (chain and (self.search_targets(ps, ps.discard, True)

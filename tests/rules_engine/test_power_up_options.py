@@ -2,17 +2,23 @@
 earn and the search targets among its cards: they must be exactly the list the plain
 computation gives (every combination of per-rank sets, ``set_entitlement`` and
 ``search_targets`` of each choice), at every Power Up of many games, Menelker's (whose black
-face cards are search targets, POWER_UP_FOR) and Ace pairs included."""
+face cards are search targets, POWER_UP_FOR) and Ace pairs included. Whether a hand holds a
+set at all (``_has_set``) must be what counting its cards by ``set_key`` says."""
 
 from __future__ import annotations
+
+import random
+from collections import Counter
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, PowerUp
 from rules_engine.bots import make_bot
-from rules_engine.cards import Card, character, characters
+from rules_engine.cards import FULL_DECK, JOKERS, Card, character, characters
 from rules_engine.game import Game
 from rules_engine.game.core import _code
+from rules_engine.game.power_up import _has_set
 from rules_engine.modifiers import POWER_UP_WITH
+from rules_engine.ruleset import AceSource, Ruleset
 from rules_engine.state import PlayerState
 from rules_engine.types import Actor, PlayerId
 
@@ -65,3 +71,31 @@ def test_power_up_options_are_the_plain_computation__PU_2_PU_7() -> None:
             g.apply(p, bots[p].choose(g, p, legal))
     assert compared > 200
     assert with_targets_in_sets > 0  # sets holding Aces (or Menelker's targets) were listed
+
+
+def test_has_set_is_counting_set_keys__PU_2() -> None:
+    """``_has_set`` (a rank repeats) says what counting the cards by ``set_key`` says: some
+    group of two or more, the Jokers a group of their own, over many hands of the deck."""
+    rng = random.Random(17)
+    hands = [list(FULL_DECK[:13]), [*JOKERS], [JOKERS[0], FULL_DECK[0]], []]
+    hands += [rng.sample(FULL_DECK, rng.randint(0, 12)) for _ in range(3000)]
+    found: Counter[bool] = Counter()
+    for hand in hands:
+        counts = Counter(cb.set_key(c) for c in hand)
+        expected = any(n >= 2 for n in counts.values())
+        assert _has_set(hand) is expected, hand
+        found[expected] += 1
+    assert found[True] > 500 and found[False] > 500
+
+
+def test_a_search_taking_all_owed_needs_no_count_of_the_pile__PU_5() -> None:
+    """``_check_search`` does not count the targets left in the discard pile when the Aces
+    taken are the Aces owed (outside CF-18's DISCARD_FIRST, where it does): whatever that
+    count, ``search_violation`` finds nothing to object to then."""
+    ruleset = Ruleset(aceSource=AceSource.FREE)
+    for owed in range(7):
+        for took_discard in range(owed + 1):
+            for in_discard in range(took_discard, 10):
+                for free in (False, True):
+                    assert cb.search_violation(owed, took_discard, owed - took_discard,
+                                               in_discard, ruleset, free) is None
