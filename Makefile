@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-all lint setup bench bench-bots bench-verification bench-stats bench-rooms clean
+.PHONY: run test test-all lint setup bench bench-instructions bench-bots bench-verification bench-stats bench-rooms clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Python 3.11 is required (set PYTHON=...)")'
@@ -66,6 +66,10 @@ bench: $(STAMP)
 
 # The strong bot against the greedy and random bots over every character pair (mirrored seeds).
 BENCH_GAMES_PER_PAIR ?= 2
+
+# The engine's workloads counted in instructions (valgrind's callgrind): repeatable on a busy machine.
+bench-instructions: $(STAMP)
+	$(PY) -m rules_engine bench-instructions
 
 bench-bots: $(STAMP)
 	$(PY) -m rules_engine bench-bots --games-per-pair $(BENCH_GAMES_PER_PAIR)

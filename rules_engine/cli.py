@@ -1,4 +1,5 @@
-"""Command line: ``python -m rules_engine play|validate|timeline|bench|bench-bots|coverage|combos``.
+"""Command line: ``python -m rules_engine play|validate|timeline|bench|bench-instructions|
+bench-bots|coverage|combos``.
 
 Responsibility: argument parsing, files and exit codes. ``validate`` exits 0 when every log is
 legal with a matching result, 1 when one is illegal or its result does not match, 2 when one is
@@ -267,6 +268,19 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_instructions(args: argparse.Namespace) -> int:
+    from rules_engine import bench_instructions
+
+    workloads = tuple(args.workloads) or bench_instructions.WORKLOADS
+    try:
+        counts = bench_instructions.measure(workloads)
+    except RuntimeError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(bench_instructions.report(counts))
+    return 0
+
+
 def _bench_bots(args: argparse.Namespace) -> int:
     pairs = character_pairs(args.pairs)
     print(f"strong bot vs {', '.join(args.opponents)}: {len(pairs)} character pairs x "
@@ -369,6 +383,12 @@ def main(argv: list[str] | None = None) -> int:
                    help="CPU seconds to spend (Versus: validation, the python-chess anchor and "
                         "self-play in alternating passes, at least three each)")
     b.set_defaults(func=_bench)
+    bi = sub.add_parser("bench-instructions",
+                        help="instructions (callgrind) per replayed log, timeline and greedy "
+                             "self-play game: the figures a loaded machine does not move")
+    bi.add_argument("workloads", nargs="*", choices=("validate", "timeline", "selfplay"),
+                    metavar="WORKLOAD", help="validate, timeline, selfplay (default: all)")
+    bi.set_defaults(func=_bench_instructions)
     bb = sub.add_parser("bench-bots", help="the strong bot's win rates, decisions/s, games/s")
     bb.add_argument("--games-per-pair", type=int, default=1, metavar="N",
                     help="seeds per character pair, each played in both seatings")
