@@ -31,3 +31,10 @@ def test_report_gives_each_count_per_log_and_per_game():
     text = bench_instructions.report({"validate": 1_800_000_000, "selfplay": 1_200_000_000})
     assert "1,800M" in text and "18.0M per log" in text
     assert "1,200M" in text and "30.0M per game" in text
+
+
+def test_the_command_refuses_an_unknown_workload_before_running_anything(capsys):
+    from rules_engine.cli import main
+
+    assert main(["bench-instructions", "replay"]) == 2
+    assert "unknown workload 'replay'" in capsys.readouterr().err
