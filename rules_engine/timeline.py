@@ -133,6 +133,9 @@ P1, P2 = PlayerId.P1, PlayerId.P2
 
 
 _ALL_SEATS = tuple(PlayerId)  # iterating an enum is slow: the timeline asks many times a turn
+# the seats' names in seat order: ``PlayerId.name`` is a descriptor call per read, and
+# ``to_dict`` names every seat twice a turn
+_SEAT_NAMES = tuple(p.name for p in _ALL_SEATS)
 
 
 def _seats(n: int) -> tuple[PlayerId, ...]:
@@ -360,17 +363,17 @@ class TurnSummary:
     def to_dict(self) -> dict[str, Any]:
         bout: dict[str, Any] = {} if self.bout is None or self.characters is None else {
             "bout": self.bout, "characters": list(self.characters)}
-        seats = _seats(len(self.players))
-        damage = self.damage
+        # the players are in seat order: zip them with the seats' names (a prefix of them)
+        named = tuple(zip(_SEAT_NAMES, self.players, strict=False))
         return {
             **bout,
             "turn": self.turn,
-            "initiative": self.initiative.name,
+            "initiative": _SEAT_NAMES[self.initiative],
             "events": list(self.events),
-            "players": {p.name: self.players[p].to_dict() for p in seats},
+            "players": {name: p.to_dict() for name, p in named},
             "combat": None if self.combat is None else self.combat.to_dict(),
             "combo": None if self.combo is None else self.combo.to_dict(),
-            "damage": {p.name: damage[p] for p in seats},
+            "damage": {name: p.damage_taken["total"] for name, p in named},
             **({"tags": [dict(t) for t in self.tags]} if self.tags else {}),
             "stopped": None if self.stopped is None else dict(self.stopped),
         }
