@@ -113,6 +113,22 @@ def _aces(character_id: str, card: str | None, move: str | None, name: str | Non
     return 1 + _extra_ace_cost(character_id, move, name)
 
 
+def _player_counters(p: dict[str, Any], turns: int) -> dict[str, int]:
+    """A seat's counters from the verdict's facts about it (the timeline's are added later)."""
+    jokers = p.get("jokers") or {}
+    counters = _blank(turns)
+    counters.update({
+        "damage_dealt": int(sum((p.get("damage_dealt") or {}).values())),
+        "knockdowns": int(p.get("knockdowns_inflicted") or 0),
+        "gold_bursts": int(jokers.get("gold_burst") or 0),
+        "rewinds": int(jokers.get("rewind") or 0),
+        "power_up_jokers": int(jokers.get("power_up_set") or 0),
+        "pump_jokers": int(jokers.get("pump") or 0),
+        "bluffs": int(p.get("bluffs") or 0),
+    })
+    return counters
+
+
 def _blank(turns: int) -> dict[str, int]:
     return {
         "turns": turns, "damage_dealt": 0, "combos": 0, "combo_damage": 0, "knockdowns": 0,
@@ -242,17 +258,7 @@ def _team_credits(
     for seat, side_name in enumerate(SEATS, start=1):
         for member, name in enumerate(seating.get(side_name) or [], start=1):
             p = players.get(name) or {}
-            jokers = p.get("jokers") or {}
-            counters = _blank(match_turns)
-            counters.update({
-                "damage_dealt": int(sum((p.get("damage_dealt") or {}).values())),
-                "knockdowns": int(p.get("knockdowns_inflicted") or 0),
-                "gold_bursts": int(jokers.get("gold_burst") or 0),
-                "rewinds": int(jokers.get("rewind") or 0),
-                "power_up_jokers": int(jokers.get("power_up_set") or 0),
-                "pump_jokers": int(jokers.get("pump") or 0),
-                "bluffs": int(p.get("bluffs") or 0),
-            })
+            counters = _player_counters(p, match_turns)
             credits[name] = CreditFacts(
                 seat=seat, bout=0, member=member,
                 character=str(chars.get(name) or p.get("character") or ""),
@@ -304,18 +310,7 @@ def game_facts_extract(*, log_text: str, verdict: dict[str, Any]) -> GameFacts:
     sides: dict[int, SideFacts] = {}
     for seat, name in enumerate(SEATS, start=1):
         p = players.get(name) or {}
-        jokers = p.get("jokers") or {}
-        dealt = p.get("damage_dealt") or {}
-        counters = _blank(int(facts.get("turns") or final.get("turns") or 0))
-        counters.update({
-            "damage_dealt": int(sum(dealt.values())),
-            "knockdowns": int(p.get("knockdowns_inflicted") or 0),
-            "gold_bursts": int(jokers.get("gold_burst") or 0),
-            "rewinds": int(jokers.get("rewind") or 0),
-            "power_up_jokers": int(jokers.get("power_up_set") or 0),
-            "pump_jokers": int(jokers.get("pump") or 0),
-            "bluffs": int(p.get("bluffs") or 0),
-        })
+        counters = _player_counters(p, int(facts.get("turns") or final.get("turns") or 0))
         sides[seat] = SideFacts(character=str(p.get("character") or ""), counters=counters)
 
     turns = list(timeline(log_text))
