@@ -15,7 +15,7 @@ from matches.models import Match, VerificationRun
 from matches.services.sweeper import stale_work_requeue
 from tests.matches.factories import self_play_log_won_by, side_user
 from tests.support.faults import broker_unreachable
-from tests.support.waiting import wait_for
+from tests.support.waiting import wait_for, worker_drained
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set
 from tournaments.services.generation import stage_generate
@@ -81,3 +81,6 @@ def test_submission_and_confirmation_survive_a_broker_outage(celery_worker) -> N
     semifinal.refresh_from_db()
     assert semifinal.status == Set.Status.FINISHED
     assert VerificationRun.objects.filter(log__match=match).count() == 1
+    # the finished set's follow-up tasks (ratings, statistics) end before the database is
+    # flushed for the next test: one still running there deadlocked the flush once
+    wait_for(worker_drained, 60, "the worker to finish the result's follow-up tasks")

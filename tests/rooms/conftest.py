@@ -47,20 +47,3 @@ def click_a_choice(page: Any, rng: random.Random) -> bool:
     except Exception:  # the state moved on and re-rendered the buttons: look again
         return False
     return True
-
-
-def worker_drained() -> bool:
-    """Nothing of this session's queue waiting or running (tasks are acknowledged late, so a
-    running one is still in Redis's ``unacked`` hash). A test that leaves follow-up tasks
-    running (a result's statistics) would race the next test's database flush."""
-    import json
-
-    import redis
-    from django.conf import settings
-
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    broker = redis.Redis.from_url(settings.TEST_REDIS_URL)
-    if broker.llen(queue):
-        return False
-    # each entry is [message, exchange, routing_key]
-    return all(json.loads(entry)[2] != queue for entry in broker.hvals("unacked"))

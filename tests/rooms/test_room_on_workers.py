@@ -8,9 +8,8 @@ from matches.models import AuditEntry, LogEndorsement, Match, MatchLog
 from rooms import services
 from rooms.models import Room
 from tests.matches.factories import side_user
-from tests.rooms.conftest import worker_drained
 from tests.rooms.helpers import play_out
-from tests.support.waiting import wait_for
+from tests.support.waiting import wait_for, worker_drained
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set
 from tournaments.services.generation import stage_generate

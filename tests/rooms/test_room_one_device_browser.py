@@ -16,9 +16,9 @@ from matches.models import Match, VerificationRun
 from rooms.models import Room
 from rules_engine.log import parse_log
 from tests.matches.factories import side_user, versus_match
-from tests.rooms.conftest import click_a_choice, log_in, worker_drained
+from tests.rooms.conftest import click_a_choice, log_in
 from tests.rooms.servers import AsgiServer
-from tests.support.waiting import wait_for
+from tests.support.waiting import wait_for, worker_drained
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
