@@ -77,8 +77,8 @@ def test_one_phone_records_a_tabletop_game_to_the_end_and_its_log_is_verified(
         if seat is not None:
             handed[seat] += 1
             continue
-        kinds = {b.get_attribute("data-kind")
-                 for b in phone.query_selector_all("#choices button.choice")}
+        kinds = set(phone.eval_on_selector_all("#choices button.choice",
+                                               "bs => bs.map(b => b.dataset.kind)"))
         if kinds == {"draw"}:
             drew += 1
         if not click_a_choice(phone, rng):
