@@ -42,6 +42,11 @@ from rules_engine.state import (
 )
 from rules_engine.types import PlayerId
 
+# The void timings every combat compares, read from VoidTiming once: in CPython 3.11 a read of an
+# enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly as a
+# function call.
+_AFTER_REVEAL, _LOCK_IN = VoidTiming.AFTER_REVEAL, VoidTiming.LOCK_IN
+
 _COMMIT_ENDS: dict[tuple[Character, Card], tuple[tuple[Move, Commit], ...]] = {}
 
 
@@ -104,7 +109,7 @@ class CombatSteps(ComboSteps):
             for ps in self.order():
                 if ps.player in hooked:
                     yield from self.rules[ps.player].after_reveal(self, ps)
-        if self.ruleset.voidTiming is VoidTiming.AFTER_REVEAL:
+        if self.ruleset.voidTiming is _AFTER_REVEAL:
             self._apply_voids()
         # C3: mandatory Ace costs, in initiative order (OQ-30).
         yield from self._ace_costs()
@@ -121,7 +126,7 @@ class CombatSteps(ComboSteps):
             return
         # C5: lock-in, then voids (KD-4, KD-5, M-VOID).
         self.step = "C5"
-        if self.ruleset.voidTiming is VoidTiming.LOCK_IN:
+        if self.ruleset.voidTiming is _LOCK_IN:
             self._apply_voids()
         hooked = self._hooked["on_lock_in"]
         for ps in self.actives:
@@ -295,7 +300,7 @@ class CombatSteps(ComboSteps):
         violation = self.move_violation(ps, m, "C1")
         if violation is not None:
             return violation
-        if self.ruleset.illegalAce is IllegalAce.PREVENT and m.extra_aces:
+        if m.extra_aces and self.ruleset.illegalAce is IllegalAce.PREVENT:
             aces = sum(1 for c in (*ps.hand, *([also] if also else [])) if c.is_ace
                        and c is not played)
             if aces < m.extra_aces:

@@ -91,6 +91,11 @@ OPENING_HAND = 7  # S-5
 HAND_LIMIT = 12  # HL-2
 TT_HEAL = 20  # TT-5 (d)
 
+# Ruleset choices every Ace search compares, read from their enums once: in CPython 3.11 a read
+# of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly
+# as a function call.
+_DISCARD_FIRST, _SEARCHED_DECK = AceSource.DISCARD_FIRST, ShuffleTrigger.SEARCHED_DECK
+
 
 def _text_names(ps: PlayerState) -> list[str]:
     """The names of a character's innates and card abilities (a modifier's ``source``)."""
@@ -1255,7 +1260,7 @@ class GameCore:
                 if c not in zone:
                     raise RuleViolation("PU-5", f"{c} is not in {ps.player.name}'s {name}")
         if len(from_discard) + len(from_deck) == owed \
-                and self.ruleset.aceSource is not AceSource.DISCARD_FIRST:
+                and self.ruleset.aceSource is not _DISCARD_FIRST:
             return  # all owed taken: the targets left in the pile matter only when fewer are
             # (PU-5) or under CF-18 (search_violation), so they are not counted
         d_aces = len(self.search_targets(ps, discard, power_up))
@@ -1273,7 +1278,7 @@ class GameCore:
             ps.deck.remove(c)
             ps.hand.append(c)
         looked = bool(from_deck)
-        if self.ruleset.shuffleTrigger is ShuffleTrigger.SEARCHED_DECK:
+        if self.ruleset.shuffleTrigger is _SEARCHED_DECK:
             looked = looked or len(from_discard) < owed
         for c in from_deck:
             if c in self._known_top[ps.player]:
