@@ -155,12 +155,12 @@ def follow_violation(prev: Move, nxt: Move, ruleset: Ruleset) -> RuleViolation |
     return None  # Starter or Linker: any normal attack, Linker or Ender (CT-STARTER, CT-LINKER)
 
 
-# The members follow_allowed and search_allowed compare, read from their enums once: in CPython
-# 3.11 a read of an enum member from its class goes through ``EnumType.__getattr__``'s hook,
-# about as costly as a function call, and these predicates are asked of every end of every card
-# in hand (C10) and of every count of a search.
-_NORMAL, _STARTER, _ENDER, _CANT_COMBO = (ComboType.NORMAL, ComboType.STARTER, ComboType.ENDER,
-                                          ComboType.CANT_COMBO)
+# The members the predicates below compare, read from their enums once: in CPython 3.11 a read
+# of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly
+# as a function call, and follow_allowed is asked of every end of every card in hand (C10),
+# search_allowed of every count of a search, rewind_allowed and chain_lengths at every combo.
+_NORMAL, _STARTER, _LINKER, _ENDER, _CANT_COMBO = (
+    ComboType.NORMAL, ComboType.STARTER, ComboType.LINKER, ComboType.ENDER, ComboType.CANT_COMBO)
 _DISCARD_FIRST = AceSource.DISCARD_FIRST
 
 
@@ -191,9 +191,9 @@ def rewind_allowed(winner_kind: str, winner_move: Move | None) -> tuple[bool, st
     if winner_move is None:
         return False, "RW-CANNOT-4"
     ft = winner_move.follow_type
-    if ft is ComboType.NORMAL:
+    if ft is _NORMAL:
         return True, "RW-CAN-2"
-    if ft in (ComboType.STARTER, ComboType.LINKER):
+    if ft is _STARTER or ft is _LINKER:
         return True, "RW-CAN-3"
     if winner_move.pump is not None:
         return True, "RW-CAN-4"
@@ -207,7 +207,7 @@ def chain_lengths(moves: Sequence[Move], any_order: bool = False) -> list[int]:
     length = 0
     prev: Move | None = None
     for m in moves:
-        if m.combo_type is ComboType.NORMAL:
+        if m.combo_type is _NORMAL:
             if prev is not None and (any_order or int(m.rank) == int(prev.rank) + 1):
                 length += 1
             else:

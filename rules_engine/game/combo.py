@@ -65,6 +65,7 @@ from rules_engine.types import PlayerId, Termination
 # of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly
 # as a function call.
 _ON, _END_OF_COMBAT = OnOff.ON, Expiry.END_OF_COMBAT
+_ENDER, _CANT_COMBO = ComboType.ENDER, ComboType.CANT_COMBO  # and C10's first move
 
 
 class ComboSteps(PowerUpSteps):
@@ -108,7 +109,7 @@ class ComboSteps(PowerUpSteps):
             run.add(winner.player, ComboEntry(winner.combat_card, m, played_in_c10=False),
                     m.combo_points or 0)
             winner.combo_points_spent += m.combo_points or 0
-            if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
+            if m.follow_type is _ENDER or m.follow_type is _CANT_COMBO:
                 run.closed = True
             yield from self._full_combo_window(winner, m)
         assists = self.mode.assists

@@ -95,6 +95,11 @@ TT_HEAL = 20  # TT-5 (d)
 # of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly
 # as a function call.
 _DISCARD_FIRST, _SEARCHED_DECK = AceSource.DISCARD_FIRST, ShuffleTrigger.SEARCHED_DECK
+# The zones ``move`` takes cards from and puts them in, as the seat's lists (PlayerState's
+# attributes), and the zones it compares, read once for the same reason.
+_PILES = {Zone.HAND: "hand", Zone.DECK: "deck", Zone.DISCARD: "discard", Zone.FACE_UP: "face_up"}
+_COMBAT, _COMBO, _DECK, _DISCARD, _BANISHED = (Zone.COMBAT, Zone.COMBO, Zone.DECK, Zone.DISCARD,
+                                               Zone.BANISHED)
 
 
 def _text_names(ps: PlayerState) -> list[str]:
@@ -970,35 +975,31 @@ class GameCore:
 
     def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
         """GEN-6: take ``card`` out of zone ``frm`` and put it into ``to`` (the deck's top)."""
-        if frm is Zone.COMBAT:
+        if frm is _COMBAT:
             if ps.combat_card is not card:
                 raise EngineInvariantError(f"{card} is not {ps.player.name}'s combat card")
             ps.combat_card = None
-        elif frm is Zone.COMBO:
+        elif frm is _COMBO:
             entry = next((e for e in self.combo if e.card is card and not e.returned), None)
             if entry is None:
                 raise EngineInvariantError(f"{card} is not a combo move this combat")
             entry.returned = True  # it leaves the combo area now, not at C13c
         else:
-            zone = {Zone.HAND: ps.hand, Zone.DECK: ps.deck, Zone.DISCARD: ps.discard,
-                    Zone.FACE_UP: ps.face_up}[frm]
+            zone: list[Card] = getattr(ps, _PILES[frm])
             if card not in zone:
                 raise EngineInvariantError(f"{card} is not in {ps.player.name}'s {frm.value}")
             zone.remove(card)
-            if frm is Zone.DECK and card in self._known_top[ps.player]:
+            if frm is _DECK and card in self._known_top[ps.player]:
                 self._known_top[ps.player].remove(card)
-        if to is Zone.DECK:
+        if to is _DECK:
             self._known_top[ps.player].insert(0, card)  # its owner put it there: known
-        if to is Zone.HAND:
-            ps.hand.append(card)
-        elif to is Zone.DISCARD:
-            self.discard(ps, card)
-        elif to is Zone.DECK:
             ps.deck.insert(0, card)
-        elif to is Zone.BANISHED:
+        elif to is _DISCARD:
+            self.discard(ps, card)
+        elif to is _BANISHED:
             ps.banished.append(card)  # removed from the game (Into Oblivion)
-        elif to is Zone.FACE_UP:
-            ps.face_up.append(card)
+        elif to in _PILES:  # the hand, or face up on the table
+            getattr(ps, _PILES[to]).append(card)
         else:
             raise EngineInvariantError(f"cards are not moved into the {to.value} area this way")
 
