@@ -19,7 +19,7 @@ from rules_engine.actions import (
     Pump,
 )
 from rules_engine.assists import Assists
-from rules_engine.cards import Card, Character, Move
+from rules_engine.cards import Card, Character, Move, deck_for
 from rules_engine.effects import fire
 from rules_engine.errors import (
     EngineInvariantError,
@@ -47,18 +47,19 @@ from rules_engine.types import PlayerId
 # function call.
 _AFTER_REVEAL, _LOCK_IN = VoidTiming.AFTER_REVEAL, VoidTiming.LOCK_IN
 
-_COMMIT_ENDS: dict[tuple[Character, Card], tuple[tuple[Move, Commit], ...]] = {}
+_COMMIT_ENDS: dict[Character, dict[Card, tuple[tuple[Move, Commit], ...]]] = {}
 
 
-def _commit_ends(ch: Character, c: Card) -> tuple[tuple[Move, Commit], ...]:
-    """Each printed end of ``c`` for ``ch`` with the Commit that names it (its name only where
-    two ends share a type): built once per character and card, not at every C1 decision."""
-    key = (ch, c)
-    ends = _COMMIT_ENDS.get(key)
+def _commit_ends(ch: Character) -> dict[Card, tuple[tuple[Move, Commit], ...]]:
+    """Per card of ``ch``'s deck (not the Jokers), each printed end with the Commit that names
+    it (its name only where two ends share a type): built once per character, not at every C1
+    decision, and looked up once per decision (a Character hashes in Python code)."""
+    ends = _COMMIT_ENDS.get(ch)
     if ends is None:
-        ends = _COMMIT_ENDS[key] = tuple(
-            (m, Commit(c, m.type, m.name if len(ch.moves_of_type(c, m.type)) > 1 else None))
-            for m in ch.moves_of(c))
+        ends = _COMMIT_ENDS[ch] = {
+            c: tuple((m, Commit(c, m.type, m.name if len(ch.moves_of_type(c, m.type)) > 1
+                                else None)) for m in ch.moves_of(c))
+            for c in deck_for(True) if not c.is_joker}
     return ends
 
 
@@ -275,6 +276,7 @@ class CombatSteps(ComboSteps):
         seen: set[Card] = set()
         plain = not (self.modifiers.any_for(MOVE, player)
                      or self.modifiers.any_for(MOVE_ALLOWED, player))
+        ends = _commit_ends(ps.character)
         for c in (ps.hand if also is None else [*ps.hand, also]):
             if c in seen:
                 continue
@@ -282,7 +284,7 @@ class CombatSteps(ComboSteps):
             if c.is_joker:
                 out.append(Commit(c))
                 continue
-            for m, commit in _commit_ends(ps.character, c):
+            for m, commit in ends[c]:
                 # the checks of _check_commit for a card known to be held and an end known to
                 # be its own: no Commit built, resolved and rejected by exception per end. An
                 # end that needs no state and no extra Ace, on a seat no MOVE or MOVE_ALLOWED
