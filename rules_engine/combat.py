@@ -155,17 +155,26 @@ def follow_violation(prev: Move, nxt: Move, ruleset: Ruleset) -> RuleViolation |
     return None  # Starter or Linker: any normal attack, Linker or Ender (CT-STARTER, CT-LINKER)
 
 
+# The members the predicates below compare, read from their enums once: in CPython 3.11 a read
+# of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly
+# as a function call, and follow_allowed is asked of every end of every card in hand (C10),
+# search_allowed of every count of a search, rewind_allowed and chain_lengths at every combo.
+_NORMAL, _STARTER, _LINKER, _ENDER, _CANT_COMBO = (
+    ComboType.NORMAL, ComboType.STARTER, ComboType.LINKER, ComboType.ENDER, ComboType.CANT_COMBO)
+_DISCARD_FIRST = AceSource.DISCARD_FIRST
+
+
 def follow_allowed(prev: Move, nxt: Move, ruleset: Ruleset) -> bool:
     """Whether :func:`follow_violation` is None (CB-4 / CT table), without building the
     violation: whether a combo move is left at C10 (CB-11) asks it of every end of every card
     in hand, and most ends do not follow."""
     pt, nt = prev.follow_type, nxt.follow_type
-    if pt is ComboType.ENDER or pt is ComboType.CANT_COMBO:
+    if pt is _ENDER or pt is _CANT_COMBO:
         return False
-    if nt is ComboType.STARTER or nt is ComboType.CANT_COMBO:
+    if nt is _STARTER or nt is _CANT_COMBO:
         return False
-    if pt is ComboType.NORMAL:
-        if nt is ComboType.NORMAL:
+    if pt is _NORMAL:
+        if nt is _NORMAL:
             return int(nxt.rank) == int(prev.rank) + 1
         return not (ruleset.afterNormalAttackOnly and nxt.type is not MoveType.ATTACK)
     return True
@@ -182,9 +191,9 @@ def rewind_allowed(winner_kind: str, winner_move: Move | None) -> tuple[bool, st
     if winner_move is None:
         return False, "RW-CANNOT-4"
     ft = winner_move.follow_type
-    if ft is ComboType.NORMAL:
+    if ft is _NORMAL:
         return True, "RW-CAN-2"
-    if ft in (ComboType.STARTER, ComboType.LINKER):
+    if ft is _STARTER or ft is _LINKER:
         return True, "RW-CAN-3"
     if winner_move.pump is not None:
         return True, "RW-CAN-4"
@@ -198,7 +207,7 @@ def chain_lengths(moves: Sequence[Move], any_order: bool = False) -> list[int]:
     length = 0
     prev: Move | None = None
     for m in moves:
-        if m.combo_type is ComboType.NORMAL:
+        if m.combo_type is _NORMAL:
             if prev is not None and (any_order or int(m.rank) == int(prev.rank) + 1):
                 length += 1
             else:
@@ -258,7 +267,7 @@ def search_allowed(
         return False
     if free_up_to:
         return True
-    if ruleset.aceSource is AceSource.DISCARD_FIRST and took_discard != min(owed, aces_in_discard):
+    if ruleset.aceSource is _DISCARD_FIRST and took_discard != min(owed, aces_in_discard):
         return False
     return not (total < owed and took_discard < aces_in_discard)
 

@@ -16,7 +16,6 @@ from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, LogEvent, MatchLog
 from rules_engine.ruleset import DEFAULT_RULESET, Ruleset
 from rules_engine.team import Mode, Team
-from rules_engine.types import Actor, PlayerId
 
 
 def play_game(
@@ -37,9 +36,7 @@ def play_game(
         bots = (make_bot(bot, seed * 2 + 1), make_bot(bot, seed * 2 + 2))
     game = Game(character(p1), character(p2), ruleset=ruleset, seed=seed)
     while not game.is_over:
-        actor = game.actor
-        player = game.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
-        assert isinstance(player, PlayerId)
+        player = game.acting_players[0]  # the one acting, or P1 first when both commit (C1)
         legal = game.legal_actions(player)
         # a seat controlled by card text (Mistress's Command) is played by its controller's bot
         game.apply(player, bots[game.controller(player)].choose(game, player, legal))
@@ -73,9 +70,7 @@ def play_match(
     game = Game.for_teams(mode, (Team.of(team1), Team.of(team2)), ruleset=ruleset, seed=seed)
     events: list[LogEvent] = []
     while not game.is_over:
-        actor = game.actor
-        player = game.acting_players[0] if actor is Actor.SIMULTANEOUS else actor
-        assert isinstance(player, PlayerId)
+        player = game.acting_players[0]  # the one acting, or P1 first when both commit (C1)
         picking = game.step in ("TT-2", "TT-4")
         acting = None if picking else game.state(player).character.id
         # a seat controlled by card text (Mistress's Command) is played by its controller's bot

@@ -17,7 +17,7 @@ from enum import Enum
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action
-from rules_engine.cards import Card, Character, Move
+from rules_engine.cards import Card, Character, Move, Rank
 from rules_engine.errors import RuleViolation
 from rules_engine.types import PlayerId, Termination
 
@@ -164,6 +164,16 @@ class PlayerState:
     hit_this_combat: bool = False  # GL-HIT: a combat card or combo move of this player hit
     keep_combat_card: bool = False  # card text returns the combat card to hand at C13c
     paid_this_combat: list[Card] = field(default_factory=list)  # mandatory-cost Aces paid
+
+    def holds(self, *ranks: Rank) -> bool:
+        """Whether a card of one of ``ranks`` is in hand (the cost of most card abilities:
+        characters ask it at every window). Asked with the members once, not per card: in
+        CPython 3.11 reading ``Rank.SEVEN`` goes through ``EnumType.__getattr__``'s hook,
+        about as costly as a small function call."""
+        for c in self.hand:  # noqa: SIM110 (a loop: any() would make a generator per call)
+            if c.rank in ranks:
+                return True
+        return False
 
 
 class Decision:

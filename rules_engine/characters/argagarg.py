@@ -129,7 +129,7 @@ class ArgagargRules(OneCardCounterRules):
         return "combat_reveal"
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        return window == self.ward_window(ctx) and any(c.rank is Rank.SEVEN for c in ps.hand)
+        return window == self.ward_window(ctx) and ps.holds(Rank.SEVEN)
 
     def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
         if window != self.ward_window(ctx):

@@ -284,7 +284,7 @@ class BBBRules(CharacterRules):
         return [c for c in _distinct(ps.hand) if c.rank is Rank.EIGHT]
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        return window == "draw_phase" and not self.overdrive and bool(self._overdrive_cards(ps))
+        return window == "draw_phase" and not self.overdrive and ps.holds(Rank.EIGHT)
 
     def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
         if not self.can_act(ctx, ps, window):

@@ -145,7 +145,7 @@ class DeGreyRules(CharacterRules):
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         if window == "draw_phase":
-            return any(c.rank is Rank.FOUR for c in ps.hand)
+            return ps.holds(Rank.FOUR)
         if window == "combat_reveal":
             return self._can_counterpoint(ps)
         return False

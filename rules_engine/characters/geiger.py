@@ -114,8 +114,7 @@ class GeigerRules(CharacterRules):
                 *(UseAbility(RESEARCH, c) for c in hand if c.rank is Rank.EIGHT)]
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        return window == "draw_phase" and any(c.rank in (Rank.FOUR, Rank.EIGHT)
-                                              for c in ps.hand)
+        return window == "draw_phase" and ps.holds(Rank.FOUR, Rank.EIGHT)
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility):

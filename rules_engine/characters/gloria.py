@@ -157,10 +157,10 @@ class GloriaRules(CharacterRules):
         """Whether :meth:`window_options` lists something, without building the options (the
         game asks at every window: Healing Touch's would be every pair of cards)."""
         if window == "draw_phase":
-            return any(c.rank is Rank.TEN for c in ps.hand)
+            return ps.holds(Rank.TEN)
         if window == "end_of_combat":
             return bool(self._moonlit_jacks(ctx, ps)) or (
-                self.overdose_turn != ctx.turn and any(c.rank is Rank.ACE for c in ps.hand))
+                self.overdose_turn != ctx.turn and ps.holds(Rank.ACE))
         if window == "end_of_turn":
             return self.touch_turn != ctx.turn and not self._knocked_down(ps) \
                 and len({c for c in ps.hand if not _hearts(c)}) >= 2

@@ -61,7 +61,7 @@ class GraveRules(CharacterRules):
 
     # --- Martial Mastery (7, Draw Phase) ------------------------------------------------
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        return window == "draw_phase" and any(c.rank is Rank.SEVEN for c in ps.hand)
+        return window == "draw_phase" and ps.holds(Rank.SEVEN)
 
     def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
         if window != "draw_phase":
@@ -113,7 +113,7 @@ class GraveRules(CharacterRules):
     # --- Mental Toughness (10, Reaction) ------------------------------------------------
     def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
         """CTR-1: a 10 and a face card in hand (Aces, Jokers and innates are never offered)."""
-        return any(c.rank is Rank.TEN for c in ps.hand) and any(
+        return ps.holds(Rank.TEN) and any(
             c.rank is not None and c.rank.is_face for c in ps.hand)
 
     def counter_options(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> list[Action]:

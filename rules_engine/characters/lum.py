@@ -305,7 +305,7 @@ class LumRules(CharacterRules):
         if window == "end_of_combat":
             return self._roll_due(ctx, ps)
         if window == "draw_phase":
-            return any(c.rank is Rank.SEVEN for c in ps.hand)
+            return ps.holds(Rank.SEVEN)
         if window == "end_of_turn":
             return bool(self.window_options(ctx, ps, window))
         return False
@@ -320,7 +320,7 @@ class LumRules(CharacterRules):
         return []
 
     def _poker_options(self, ps: PlayerState) -> list[Action]:
-        if len(ps.discard) < 2 or not any(c.rank is Rank.TEN for c in ps.hand):
+        if len(ps.discard) < 2 or not ps.holds(Rank.TEN):
             return []
         key = (*ps.discard[-2:], *ps.hand)  # the pile's top two, then the hand
         if self._poker_memo is not None and self._poker_memo[0] == key:
@@ -352,7 +352,7 @@ class LumRules(CharacterRules):
     def _poker_choices(self, ps: PlayerState, ten: Card, top: Sequence[Card],
                        shown: Sequence[Card]) -> list[str]:
         got, straight_flush = poker_effects([*top, *shown])
-        ace = any(c.rank is Rank.ACE for c in ps.hand if not c.is_joker)
+        ace = ps.holds(Rank.ACE)
         usable = [e for e in EFFECTS if e != FOUR or ace]
         if straight_flush:
             return [e for e in usable if e in got] + [

@@ -116,7 +116,7 @@ class MenelkerRules(CharacterRules):
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         return (window == "draw_phase" and bool(ctx.opponent(ps).discard)
-                and any(c.rank is Rank.TEN for c in ps.hand))
+                and ps.holds(Rank.TEN))
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility):

@@ -113,9 +113,9 @@ class MidoriRules(CharacterRules):
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         if window == "draw_phase":
-            return any(c.rank is Rank.TWO for c in ps.hand)
+            return ps.holds(Rank.TWO)
         if window == "combat_reveal":
-            return any(c.rank is Rank.TEN for c in ps.hand) and self._glimpse_possible(ps)
+            return ps.holds(Rank.TEN) and self._glimpse_possible(ps)
         return False
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:

@@ -220,7 +220,7 @@ class PersephoneRules(OneCardCounterRules):
 
     # --- Bare Your Soul (10, Draw Phase) -------------------------------------------------------
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        return window == "draw_phase" and any(c.rank is Rank.TEN for c in ps.hand)
+        return window == "draw_phase" and ps.holds(Rank.TEN)
 
     def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
         if window != "draw_phase":

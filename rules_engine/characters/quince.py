@@ -256,7 +256,7 @@ class QuinceRules(CharacterRules):
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         if window == "draw_phase":
-            return any(c.rank in (Rank.TWO, Rank.TEN) for c in ps.hand)
+            return ps.holds(Rank.TWO, Rank.TEN)
         if window == "combat_reveal":
             return self._can_rotate(ctx, ps)
         return False

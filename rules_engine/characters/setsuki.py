@@ -196,7 +196,7 @@ class SetsukiRules(CharacterRules):
     # --- Smoke Bomb (10, Reaction) ---------------------------------------------------------
     def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
         """CTR-1: a 10 and two other cards in hand."""
-        return len(ps.hand) >= 3 and any(c.rank is Rank.TEN for c in ps.hand)
+        return len(ps.hand) >= 3 and ps.holds(Rank.TEN)
 
     def counter_options(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> list[Action]:
         out: list[Action] = []

@@ -211,7 +211,7 @@ class TroqRules(CharacterRules):
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         return window == "draw_phase" and not ps.knocked_down \
-            and any(c.rank is Rank.TEN for c in ps.hand)
+            and ps.holds(Rank.TEN)
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility):

@@ -155,8 +155,7 @@ class ValerieRules(CharacterRules):
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         if window != "combat_reveal":
             return False
-        return any(c.rank is Rank.SEVEN or (c.rank is Rank.TEN and self._burst_possible(ps))
-                   for c in ps.hand)
+        return ps.holds(Rank.SEVEN) or (ps.holds(Rank.TEN) and self._burst_possible(ps))
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility):

@@ -132,7 +132,7 @@ class VendettaRules(CharacterRules):
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
         if window != "combat_reveal" or self.acrobatics_banned or self.slow_next:
             return False
-        return any(c.rank is Rank.EIGHT for c in ps.hand) and bool(self._dodges(ps))
+        return ps.holds(Rank.EIGHT) and bool(self._dodges(ps))
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility):

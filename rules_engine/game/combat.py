@@ -19,7 +19,7 @@ from rules_engine.actions import (
     Pump,
 )
 from rules_engine.assists import Assists
-from rules_engine.cards import Card, Character, Move
+from rules_engine.cards import Card, Character, Move, deck_for
 from rules_engine.effects import fire
 from rules_engine.errors import (
     EngineInvariantError,
@@ -42,18 +42,24 @@ from rules_engine.state import (
 )
 from rules_engine.types import PlayerId
 
-_COMMIT_ENDS: dict[tuple[Character, Card], tuple[tuple[Move, Commit], ...]] = {}
+# The void timings every combat compares, read from VoidTiming once: in CPython 3.11 a read of an
+# enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly as a
+# function call.
+_AFTER_REVEAL, _LOCK_IN = VoidTiming.AFTER_REVEAL, VoidTiming.LOCK_IN
+
+_COMMIT_ENDS: dict[Character, dict[Card, tuple[tuple[Move, Commit], ...]]] = {}
 
 
-def _commit_ends(ch: Character, c: Card) -> tuple[tuple[Move, Commit], ...]:
-    """Each printed end of ``c`` for ``ch`` with the Commit that names it (its name only where
-    two ends share a type): built once per character and card, not at every C1 decision."""
-    key = (ch, c)
-    ends = _COMMIT_ENDS.get(key)
+def _commit_ends(ch: Character) -> dict[Card, tuple[tuple[Move, Commit], ...]]:
+    """Per card of ``ch``'s deck (not the Jokers), each printed end with the Commit that names
+    it (its name only where two ends share a type): built once per character, not at every C1
+    decision, and looked up once per decision (a Character hashes in Python code)."""
+    ends = _COMMIT_ENDS.get(ch)
     if ends is None:
-        ends = _COMMIT_ENDS[key] = tuple(
-            (m, Commit(c, m.type, m.name if len(ch.moves_of_type(c, m.type)) > 1 else None))
-            for m in ch.moves_of(c))
+        ends = _COMMIT_ENDS[ch] = {
+            c: tuple((m, Commit(c, m.type, m.name if len(ch.moves_of_type(c, m.type)) > 1
+                                else None)) for m in ch.moves_of(c))
+            for c in deck_for(True) if not c.is_joker}
     return ends
 
 
@@ -104,7 +110,7 @@ class CombatSteps(ComboSteps):
             for ps in self.order():
                 if ps.player in hooked:
                     yield from self.rules[ps.player].after_reveal(self, ps)
-        if self.ruleset.voidTiming is VoidTiming.AFTER_REVEAL:
+        if self.ruleset.voidTiming is _AFTER_REVEAL:
             self._apply_voids()
         # C3: mandatory Ace costs, in initiative order (OQ-30).
         yield from self._ace_costs()
@@ -121,7 +127,7 @@ class CombatSteps(ComboSteps):
             return
         # C5: lock-in, then voids (KD-4, KD-5, M-VOID).
         self.step = "C5"
-        if self.ruleset.voidTiming is VoidTiming.LOCK_IN:
+        if self.ruleset.voidTiming is _LOCK_IN:
             self._apply_voids()
         hooked = self._hooked["on_lock_in"]
         for ps in self.actives:
@@ -270,6 +276,7 @@ class CombatSteps(ComboSteps):
         seen: set[Card] = set()
         plain = not (self.modifiers.any_for(MOVE, player)
                      or self.modifiers.any_for(MOVE_ALLOWED, player))
+        ends = _commit_ends(ps.character)
         for c in (ps.hand if also is None else [*ps.hand, also]):
             if c in seen:
                 continue
@@ -277,7 +284,7 @@ class CombatSteps(ComboSteps):
             if c.is_joker:
                 out.append(Commit(c))
                 continue
-            for m, commit in _commit_ends(ps.character, c):
+            for m, commit in ends[c]:
                 # the checks of _check_commit for a card known to be held and an end known to
                 # be its own: no Commit built, resolved and rejected by exception per end. An
                 # end that needs no state and no extra Ace, on a seat no MOVE or MOVE_ALLOWED
@@ -295,7 +302,7 @@ class CombatSteps(ComboSteps):
         violation = self.move_violation(ps, m, "C1")
         if violation is not None:
             return violation
-        if self.ruleset.illegalAce is IllegalAce.PREVENT and m.extra_aces:
+        if m.extra_aces and self.ruleset.illegalAce is IllegalAce.PREVENT:
             aces = sum(1 for c in (*ps.hand, *([also] if also else [])) if c.is_ace
                        and c is not played)
             if aces < m.extra_aces:

@@ -61,6 +61,12 @@ from rules_engine.state import (
 from rules_engine.tags import segment_chains
 from rules_engine.types import PlayerId, Termination
 
+# Members every combat's end (C13) compares, read from their enums once: in CPython 3.11 a read
+# of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly
+# as a function call.
+_ON, _END_OF_COMBAT = OnOff.ON, Expiry.END_OF_COMBAT
+_ENDER, _CANT_COMBO = ComboType.ENDER, ComboType.CANT_COMBO  # and C10's first move
+
 
 class ComboSteps(PowerUpSteps):
     """The steps of this module, on top of :class:`PowerUpSteps`."""
@@ -103,7 +109,7 @@ class ComboSteps(PowerUpSteps):
             run.add(winner.player, ComboEntry(winner.combat_card, m, played_in_c10=False),
                     m.combo_points or 0)
             winner.combo_points_spent += m.combo_points or 0
-            if m.follow_type in (ComboType.ENDER, ComboType.CANT_COMBO):
+            if m.follow_type is _ENDER or m.follow_type is _CANT_COMBO:
                 run.closed = True
             yield from self._full_combo_window(winner, m)
         assists = self.mode.assists
@@ -612,7 +618,7 @@ class ComboSteps(PowerUpSteps):
     def _end_of_combat(self, winner: PlayerState | None, loser: PlayerState | None,
                        result: cb.CombatResult) -> Step:
         self.step = "C13"
-        kd = self.ruleset.knockdowns is OnOff.ON
+        kd = self.ruleset.knockdowns is _ON
         # (a) knockdowns: the last move of the finished combo decides (KD-1, CB-14); none when
         # card text ended the combat before its damage (Bubble Shield).
         hits: list[PlayerState] = []
@@ -662,7 +668,7 @@ class ComboSteps(PowerUpSteps):
                             self.discard(ps, e.card)
             ps.combat_card = None
         self.combat.run = ComboRun()  # the combat area is empty now; the record is journalled
-        self.expire_modifiers(Expiry.END_OF_COMBAT)
+        self.expire_modifiers(_END_OF_COMBAT)
         # (d) time-out during combat ends the game now (END-5).
         if self.timeout_triggered:
             self._score_by_life(Termination.TIMEOUT)

@@ -91,6 +91,16 @@ OPENING_HAND = 7  # S-5
 HAND_LIMIT = 12  # HL-2
 TT_HEAL = 20  # TT-5 (d)
 
+# Ruleset choices every Ace search compares, read from their enums once: in CPython 3.11 a read
+# of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly
+# as a function call.
+_DISCARD_FIRST, _SEARCHED_DECK = AceSource.DISCARD_FIRST, ShuffleTrigger.SEARCHED_DECK
+# The zones ``move`` takes cards from and puts them in, as the seat's lists (PlayerState's
+# attributes), and the zones it compares, read once for the same reason.
+_PILES = {Zone.HAND: "hand", Zone.DECK: "deck", Zone.DISCARD: "discard", Zone.FACE_UP: "face_up"}
+_COMBAT, _COMBO, _DECK, _DISCARD, _BANISHED = (Zone.COMBAT, Zone.COMBO, Zone.DECK, Zone.DISCARD,
+                                               Zone.BANISHED)
+
 
 def _text_names(ps: PlayerState) -> list[str]:
     """The names of a character's innates and card abilities (a modifier's ``source``)."""
@@ -107,6 +117,23 @@ class GameOver(Exception):
 
 class GameCore:
     """The state and shared operations of a game (see the module docstring)."""
+
+    # Every attribute the core sets is a slot. CPython 3.11 keeps an instance's attributes in
+    # a table shared by the class only up to 30 names; past that (a game has 45) each game gets
+    # a dict of its own, and no ``self.method(...)`` call of the steps is specialised: each one
+    # looks the name up in the class and in that dict. Slots keep those calls fast (about 5% of
+    # a replay's instructions). Subclasses (the steps, ``Game``) add no slots and keep a
+    # ``__dict__`` for attributes of their own (the timeline's observing game, tests).
+    __slots__ = (
+        "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
+        "_held", "_hooked", "_known_bottom", "_known_top", "_listeners", "_opponent_of",
+        "_orders", "_overriders", "_reactors", "actives", "bouts", "combat", "controllers",
+        "derived", "diagnosing", "events_applied", "first_initiative", "fresh_bout",
+        "frozen", "history", "initiative", "journal", "mode", "modifiers", "outcome",
+        "players", "recorded", "rng", "rules", "ruleset", "seated", "seed",
+        "shares_damage", "skip_to_combat", "step", "table", "teams", "timeout_triggered",
+        "turn",
+    )
 
     def __init__(
         self,
@@ -948,35 +975,31 @@ class GameCore:
 
     def move(self, ps: PlayerState, card: Card, frm: Zone, to: Zone) -> None:
         """GEN-6: take ``card`` out of zone ``frm`` and put it into ``to`` (the deck's top)."""
-        if frm is Zone.COMBAT:
+        if frm is _COMBAT:
             if ps.combat_card is not card:
                 raise EngineInvariantError(f"{card} is not {ps.player.name}'s combat card")
             ps.combat_card = None
-        elif frm is Zone.COMBO:
+        elif frm is _COMBO:
             entry = next((e for e in self.combo if e.card is card and not e.returned), None)
             if entry is None:
                 raise EngineInvariantError(f"{card} is not a combo move this combat")
             entry.returned = True  # it leaves the combo area now, not at C13c
         else:
-            zone = {Zone.HAND: ps.hand, Zone.DECK: ps.deck, Zone.DISCARD: ps.discard,
-                    Zone.FACE_UP: ps.face_up}[frm]
+            zone: list[Card] = getattr(ps, _PILES[frm])
             if card not in zone:
                 raise EngineInvariantError(f"{card} is not in {ps.player.name}'s {frm.value}")
             zone.remove(card)
-            if frm is Zone.DECK and card in self._known_top[ps.player]:
+            if frm is _DECK and card in self._known_top[ps.player]:
                 self._known_top[ps.player].remove(card)
-        if to is Zone.DECK:
+        if to is _DECK:
             self._known_top[ps.player].insert(0, card)  # its owner put it there: known
-        if to is Zone.HAND:
-            ps.hand.append(card)
-        elif to is Zone.DISCARD:
-            self.discard(ps, card)
-        elif to is Zone.DECK:
             ps.deck.insert(0, card)
-        elif to is Zone.BANISHED:
+        elif to is _DISCARD:
+            self.discard(ps, card)
+        elif to is _BANISHED:
             ps.banished.append(card)  # removed from the game (Into Oblivion)
-        elif to is Zone.FACE_UP:
-            ps.face_up.append(card)
+        elif to in _PILES:  # the hand, or face up on the table
+            getattr(ps, _PILES[to]).append(card)
         else:
             raise EngineInvariantError(f"cards are not moved into the {to.value} area this way")
 
@@ -1238,7 +1261,7 @@ class GameCore:
                 if c not in zone:
                     raise RuleViolation("PU-5", f"{c} is not in {ps.player.name}'s {name}")
         if len(from_discard) + len(from_deck) == owed \
-                and self.ruleset.aceSource is not AceSource.DISCARD_FIRST:
+                and self.ruleset.aceSource is not _DISCARD_FIRST:
             return  # all owed taken: the targets left in the pile matter only when fewer are
             # (PU-5) or under CF-18 (search_violation), so they are not counted
         d_aces = len(self.search_targets(ps, discard, power_up))
@@ -1256,7 +1279,7 @@ class GameCore:
             ps.deck.remove(c)
             ps.hand.append(c)
         looked = bool(from_deck)
-        if self.ruleset.shuffleTrigger is ShuffleTrigger.SEARCHED_DECK:
+        if self.ruleset.shuffleTrigger is _SEARCHED_DECK:
             looked = looked or len(from_discard) < owed
         for c in from_deck:
             if c in self._known_top[ps.player]:

@@ -63,6 +63,11 @@ from rules_engine.state import (
 from rules_engine.team import Mode, Team
 from rules_engine.types import PlayerId, Termination
 
+# Members every turn's cleanup (K3, K4) compares, read from their enums once: in CPython 3.11 a
+# read of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as
+# costly as a function call.
+_END_OF_TURN, _RULEBOOK = Expiry.END_OF_TURN, Timeout.RULEBOOK
+
 
 class Game(CombatSteps, Views):
     """A Versus game between two characters (mirrors included).
@@ -228,9 +233,9 @@ class Game(CombatSteps, Views):
             yield from self._hand_limit(ps)
         for ps in self.seated:
             ps.knocked_down = False  # K3 / KD-6
-        self.expire_modifiers(Expiry.END_OF_TURN)  # K3: "this turn" effects end
+        self.expire_modifiers(_END_OF_TURN)  # K3: "this turn" effects end
         self.step = "K4"
-        if self.ruleset.timeout is not Timeout.RULEBOOK and all(
+        if self.ruleset.timeout is not _RULEBOOK and all(
             not ps.deck and not ps.hand for ps in self.seated
         ):
             self._score_by_life(Termination.EXHAUSTED)  # CF-04 PLAY_ON
