@@ -17,6 +17,7 @@ Python's ``random`` module is deliberately not used: its algorithm is not a port
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TypeVar
 
 ALGORITHM = "splitmix64-fy-v1"
@@ -52,17 +53,26 @@ class SplitMix64:
     def shuffle(self, items: list[T]) -> None:
         # below() and next() inlined (the same stream, value for value): a shuffle of a deck
         # made two method calls per card, and decks are shuffled at setup and after searches.
+        # The mask is written as a literal (a constant, not a global read per use), and each
+        # step's n and rejection limit come from a table per length (_fisher_yates).
         state = self._state
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _TWO_64 - _TWO_64 % n
+        for i, n, limit in _fisher_yates(len(items)):
             while True:
-                state = (state + 0x9E3779B97F4A7C15) & _MASK
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                state = (state + 0x9E3779B97F4A7C15) & 0xFFFF_FFFF_FFFF_FFFF
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFF_FFFF_FFFF_FFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFF_FFFF_FFFF_FFFF
                 v = z ^ (z >> 31)
                 if v < limit:
                     break
             j = v % n
             items[i], items[j] = items[j], items[i]
         self._state = state
+
+
+@lru_cache(maxsize=128)
+def _fisher_yates(length: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a shuffle of ``length`` items: ``(i, n, limit)`` for ``i`` from
+    ``length - 1`` down to 1, where ``n = i + 1`` and ``limit`` is ``below(n)``'s rejection
+    limit, ``2**64 - (2**64 mod n)``. The same few lengths are shuffled in every game (a deck
+    of 54 or 52 at setup, then what is left of it after a search)."""
+    return tuple((i, i + 1, _TWO_64 - _TWO_64 % (i + 1)) for i in range(length - 1, 0, -1))
