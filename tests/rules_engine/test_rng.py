@@ -93,3 +93,34 @@ def test_below_rejects_draws_past_the_limit() -> None:
             rejected += 1
         assert rng.below(n) == v % n
     assert rejected > 50
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**64 - 1])
+def test_a_rejected_output_mid_shuffle_is_drawn_again(seed: int) -> None:
+    """The shuffle computes a whole shuffle's outputs at once and hands over to the shuffle
+    drawn in turn at the first output past its limit. Real limits reject with a chance under
+    n / 2**64, so here the steps' limits are set at 2**63 and 2**62 (about half and three
+    quarters of the outputs rejected): both ways give the same cards and state."""
+    from rules_engine.rng import _fisher_yates, _shuffle_at_once, _shuffle_in_turn
+
+    for length in (2, 3, 20, 54):
+        for low in (2**63, 2**62):
+            steps = tuple((i, n, low) for i, n, _ in _fisher_yates(length))
+            at_once: list[object] = list(range(length))
+            in_turn: list[object] = list(range(length))
+            assert _shuffle_at_once(seed, at_once, steps) == _shuffle_in_turn(
+                seed, in_turn, steps)
+            assert at_once == in_turn
+    # and the one drawn in turn is the specification's with those limits
+    steps = tuple((i, n, 2**63) for i, n, _ in _fisher_yates(30))
+    mine: list[object] = list(range(30))
+    state = _shuffle_in_turn(seed, mine, steps)
+    spec_state, spec = seed, list(range(30))
+    for i, n, limit in steps:
+        while True:
+            spec_state, v = _spec_next(spec_state)
+            if v < limit:
+                break
+        j = v % n
+        spec[i], spec[j] = spec[j], spec[i]
+    assert (mine, state) == (spec, spec_state)
