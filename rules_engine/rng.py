@@ -52,10 +52,17 @@ class SplitMix64:
                 return v % n
 
     def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates: for i from len - 1 down to 1, j = below(i + 1), swap items i and j.
+        A list of up to 256 items (every deck) has its outputs computed at once."""
         steps = _fisher_yates(len(items))
-        if steps:
+        if len(steps) > _AT_ONCE_MAX:
+            self._state = _shuffle_in_turn(self._state, items, steps)
+        elif steps:
             self._state = _shuffle_at_once(self._state, items, steps)
 
+
+# the longest shuffle computed at once (its integers grow with the length; decks are 54 cards)
+_AT_ONCE_MAX = 255
 
 # One shuffle's steps: (i, n, limit) for i from len - 1 down to 1, with n = i + 1 and limit
 # below(n)'s rejection limit.

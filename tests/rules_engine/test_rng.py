@@ -69,7 +69,7 @@ def test_the_shuffle_is_the_specification(seed: int) -> None:
     does; the state afterwards too (the next draw)."""
     rng = SplitMix64(seed)
     state = seed & _MASK
-    for length in [*range(0, 60), 54, 52, 200, 3]:
+    for length in [*range(0, 60), 54, 52, 200, 256, 257, 300, 3]:
         items: list[object] = list(range(length))
         expected = list(items)
         state = _spec_shuffle(state, expected)
