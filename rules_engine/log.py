@@ -264,12 +264,19 @@ class _Reader:
     def card(self, key: str) -> Card:
         code = self.string(key)
         assert code is not None
-        return _card(code, f"{self.path}.{key}")
+        found = CARDS_BY_CODE.get(code)
+        # the path is written only for an error: most cards read are cards
+        return found if found is not None else _card(code, f"{self.path}.{key}")
 
     def cards(self, key: str, *, required: bool = True) -> tuple[Card, ...]:
         v = self.get(key, required=required)
         if v is None:
             return ()
+        if type(v) is list:
+            try:  # every item a card's code (a KeyError or TypeError otherwise)
+                return tuple(map(_CARD_OF_CODE, v))
+            except (KeyError, TypeError):
+                pass  # the loop below names the first item that is not
         if not isinstance(v, list):
             raise self.fail(f"expected a list of card codes, found {_kind(v)}", key)
         out = []
@@ -295,6 +302,9 @@ def _kind(v: Any) -> str:
     return "an object"
 
 
+_CARD_OF_CODE = CARDS_BY_CODE.__getitem__
+
+
 def _card(code: str, path: str) -> Card:
     c = CARDS_BY_CODE.get(code)
     if c is None:
@@ -304,22 +314,30 @@ def _card(code: str, path: str) -> Card:
     return c
 
 
-def _player(value: Any, path: str, seats: tuple[str, ...] = ("P1", "P2")) -> PlayerId:
+_SEATS: dict[str, PlayerId] = {p.name: p for p in PlayerId}
+
+
+def _player(value: Any, where: _Reader, key: str,
+            seats: tuple[str, ...] = ("P1", "P2")) -> PlayerId:
+    """The seat named at ``key`` of ``where``, one of ``seats``."""
     if value not in seats:
         expected = " or ".join(f"\"{x}\"" for x in seats) if len(seats) == 2 else \
             ", ".join(f"\"{x}\"" for x in seats[:-1]) + f" or \"{seats[-1]}\""
-        raise LogSyntaxError(path, f"expected {expected}, found {value!r}")
-    return PlayerId[value]
+        raise where.fail(f"expected {expected}, found {value!r}", key)
+    return _SEATS[value]
 
 
 def _move_type(r: _Reader, *, required: bool) -> MoveType | None:
     v = r.get("move", required=required)
     if v is None:
         return None
-    try:
-        return MoveType(v)
-    except ValueError:
-        raise r.fail("expected attack, throw, block or dodge", "move") from None
+    found = _MOVE_TYPES.get(v) if type(v) is str else None
+    if found is None:
+        raise r.fail("expected attack, throw, block or dodge", "move")
+    return found
+
+
+_MOVE_TYPES: dict[str, MoveType] = {m.value: m for m in MoveType}
 
 
 _ALLOWED_KEYS: dict[str, set[str]] = {
@@ -339,6 +357,13 @@ _ALLOWED_KEYS: dict[str, set[str]] = {
     "swap": set(),  # AS-6 (version 2)
     "bot_tie": {"choice"},
 }
+
+# every key an event of each kind may have, by whether its log is version 2 (which names the
+# character acting)
+_EVENT_KEYS: dict[bool, dict[str, frozenset[str]]] = {
+    v2: {kind: frozenset({"player", "action", *(("character",) if v2 else ()), *keys})
+         for kind, keys in _ALLOWED_KEYS.items()}
+    for v2 in (False, True)}
 
 # the keys each kind of tag takes besides "tag" (a hard tag, TAG-PU-2, takes none)
 _TAG_KEYS: dict[str | None, set[str]] = {
@@ -393,7 +418,7 @@ def _parse_event(data: Any, path: str, version: int,
                  characters: frozenset[str], seats: tuple[str, ...]) -> LogEvent:
     r = _Reader(data, path)
     d = r.obj()
-    player = _player(d.get("player"), f"{path}.player", seats)
+    player = _player(d.get("player"), r, "player", seats)
     kind = r.string("action")
     assert kind is not None
     team_only = ("pick", "snapback", "tag", "assist", "swap", "bot_tie")
@@ -412,9 +437,8 @@ def _parse_event(data: Any, path: str, version: int,
         if acting is not None and acting not in characters:
             raise r.fail(f"{acting!r} is not a character of this match (expected one of "
                          f"{', '.join(sorted(characters))})", "character")
-    extra = set(d) - {"player", "action"} - ({"character"} if version >= 2 else set()) \
-        - _ALLOWED_KEYS[kind]
-    if extra:
+    if not d.keys() <= _EVENT_KEYS[version >= 2][kind]:
+        extra = set(d) - _EVENT_KEYS[version >= 2][kind]
         key = sorted(extra)[0]
         raise r.fail(f"unexpected key for a {kind!r} event", key)
     action: Action
@@ -700,7 +724,7 @@ def _draws(r: _Reader) -> int | None:
 def _parse_result(r: _Reader) -> ClaimedResult:
     d = r.obj()
     winner_raw = d.get("winner")
-    winner = None if winner_raw is None else _player(winner_raw, f"{r.path}.winner")
+    winner = None if winner_raw is None else _player(winner_raw, r, "winner")
     how_raw = r.string("how")
     try:
         how = Termination(how_raw)
