@@ -96,9 +96,10 @@ def _event_validators(version: int = 1) -> dict[str, Draft202012Validator]:
     }
 
 
-# Events found valid, by format version and canonical JSON: logs repeat the same few thousand
-# events (about 90% of a log's distinct events were in the 300 logs before it), and an event's
-# validity depends on its JSON alone. Only valid events are kept; bounded (emptied when full).
+# Events found valid, by format version and ``repr`` of the decoded event: logs repeat the same
+# few thousand events (about 90% of a log's distinct events were in the 300 logs before it), and
+# an event's validity depends on its JSON alone. Only valid events are kept; bounded (emptied
+# when full).
 _VALID_EVENTS: dict[int, set[str]] = {}
 VALID_EVENTS_MAX = 50_000
 
@@ -118,8 +119,11 @@ def _valid_quickly(document: Any, version: int = 1) -> bool:
     known = _VALID_EVENTS.setdefault(version, set())
     fresh: set[str] = set()
     for event in document["events"]:
-        # json.dumps tells true from 1 and 1 from 1.0, as the schema's types do
-        key = json.dumps(event, sort_keys=True)
+        # repr tells true from 1, 1 from 1.0 and "1" from 1, as the schema's types do, so
+        # two events with one repr are the same value; keys in another order only miss the
+        # cache. It is 4x as fast as json.dumps(sort_keys=True), its key until issue 17's
+        # fifth round (0.23 ms of a log's 0.37 ms schema check).
+        key = repr(event)
         if key in known or key in fresh:
             continue
         action = event.get("action") if isinstance(event, dict) else None
