@@ -40,6 +40,17 @@ def json_storable(value: Any) -> Any:
     return _storable(value)
 
 
+def json_storable_from(text: str, value: Any) -> Any:
+    r"""``json_storable(value)`` for data computed from the JSON text ``text`` (a verdict, a
+    timeline): ``value`` as it is when the text is ASCII without a ``\u`` escape or a NUL.
+    Nothing decoded from such a text can hold a NUL or a lone surrogate (only ``\u`` escapes
+    make them), and the engine writes none of its own, so the walk or the ``json.dumps`` of
+    ``json_storable`` (a third of a millisecond a log for a timeline) is not needed."""
+    if text.isascii() and "\\u" not in text and "\x00" not in text:
+        return value
+    return json_storable(value)
+
+
 def _storable(value: Any) -> Any:
     if isinstance(value, str):
         return text_storable(value)

@@ -36,7 +36,7 @@ from matches.models import (
 from matches.services.matches import match_authorize_manager
 from matches.services.results import match_result_listeners_on_commit, match_settle_many
 from matches.status import match_status_change, run_status_change
-from matches.storable import json_storable
+from matches.storable import json_storable, json_storable_from
 from matches.verdicts import verdict_view
 
 logger = logging.getLogger(__name__)
@@ -114,8 +114,9 @@ def _judge(run: VerificationRun, text: str, match_id: int) -> _Judged:
     started = time.perf_counter()
     judgement = _engine_judgement(text)
     duration_ms = round((time.perf_counter() - started) * 1000)
-    return _Judged(run, match_id, json_storable(judgement.verdict), duration_ms,
-                   json_storable(judgement.turns), json_storable(judgement.board))
+    return _Judged(run, match_id, json_storable_from(text, judgement.verdict), duration_ms,
+                   json_storable_from(text, judgement.turns),
+                   json_storable_from(text, judgement.board))
 
 
 def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineChunk]:

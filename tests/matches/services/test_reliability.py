@@ -64,7 +64,8 @@ def test_any_verdict_the_database_refuses_becomes_a_stored_engine_error(
         match=match, submitted_by=side_user(match, 1),
         log_bytes=log_with_nul_in_an_ability_name().encode(),
     ).run
-    monkeypatch.setattr("matches.services.verification.json_storable", lambda value: value)
+    monkeypatch.setattr("matches.services.verification.json_storable_from",
+                        lambda text, value: value)
     # when the run is verified, then it ends finished with the storage error as its verdict
     run = match_log_verify(run_id=run.pk)
     run.refresh_from_db()
