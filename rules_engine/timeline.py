@@ -381,8 +381,12 @@ class TurnSummary:
 
 # ---------------------------------------------------------------------------- observing
 
+# The snapshots below are made at every combat and turn and never changed afterwards, but they
+# are private, so they are not frozen: a frozen dataclass's __init__ sets every field through
+# object.__setattr__, which was 4% of a replay with the timeline (issue 17, fifth round).
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class _Moment:
     """A point in the game: how far the journal had got, every seat's life, the initiative
     (the journal between two moments gives a turn's draws, damage, Jokers and knockdowns)."""
@@ -396,7 +400,7 @@ class _Moment:
         return _Moment(len(game.journal), game.life, game.initiative)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Entry:
     card: Card
     move: Move
@@ -406,7 +410,7 @@ class _Entry:
     seat: PlayerId | None = None  # who played it (None: the comboer; TAGS: several seats)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Fighter:
     """One player's combat area at C13b (or where the game stopped)."""
 
@@ -423,7 +427,7 @@ class _Fighter:
     cancelled: bool = False  # card text cancelled the combat (Acrobatics): discarded at C4
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Combat:
     fighters: tuple[_Fighter, ...]  # by seat
     actives: tuple[PlayerId, PlayerId]  # the seats in combat, side A's first
