@@ -141,10 +141,24 @@ def measure(corpus: list[bytes], events: int, seconds: float,
     return Figures(events / e, len(corpus) / e, plies / a, SELFPLAY_GAMES / s, len(engine))
 
 
+def engine_build() -> str:
+    """Which build of the engine this process runs: pure Python, or the opt-in copy compiled
+    by mypyc (``make bench-compiled``, :mod:`rules_engine.tools.compile`)."""
+    import sys
+
+    loaded = [m for name, m in list(sys.modules.items())
+              if name == "rules_engine" or name.startswith("rules_engine.")]
+    compiled = sum(1 for m in loaded if str(getattr(m, "__file__", "")).endswith(".so"))
+    if not compiled:
+        return "engine: pure Python"
+    return f"engine: compiled by mypyc ({compiled} of {len(loaded)} loaded modules)"
+
+
 def report(f: Figures, corpus_logs: int, events: int) -> str:
     ok = "met" if f.ratio >= VALIDATION_TARGET else "NOT met"
     sp_ok = "met" if f.games_per_s >= SELFPLAY_TARGET else "NOT met"
     return "\n".join([
+        engine_build(),
         f"CPU time, median of {f.passes} alternating passes (one core)",
         f"validation:   {f.events_per_s:9,.0f} events/s  {f.logs_per_s:7,.0f} logs/s  "
         f"({corpus_logs} Versus self-play logs, {events // corpus_logs} events each on average)",

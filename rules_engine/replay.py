@@ -190,15 +190,15 @@ def replay(log: MatchLog | str | bytes | dict[str, Any], *,
     if not isinstance(log, MatchLog):
         try:
             log = parse_log(log)
-        except LogSyntaxError as exc:
-            mode = _unplayed_mode(log) if exc.json_path == "$.mode" else None
+        except LogSyntaxError as unread:
+            mode = _unplayed_mode(log) if unread.json_path == "$.mode" else None
             if mode is not None:
-                return Verdict("unverifiable", first_error=exc.data, abilities_complete=False,
+                return Verdict("unverifiable", first_error=unread.data, abilities_complete=False,
                                unverifiable={"characters": [], "mode": mode, "reason":
                                              f"{UNPLAYED_MODES[mode]} games are not played by "
                                              "the engine yet; the log will be verified again "
                                              "when they are"})
-            return Verdict("unreadable", first_error=exc.data, abilities_complete=False)
+            return Verdict("unreadable", first_error=unread.data, abilities_complete=False)
     complete = all(abilities_implemented(c) for c in log.all_characters)
     notes = () if complete else tuple(
         f"abilities of {c} are not implemented yet: played with card stats only"
@@ -238,17 +238,19 @@ def replay(log: MatchLog | str | bytes | dict[str, Any], *,
                 "json_path": "$.events",
             }), abilities_complete=complete, claimed=claimed, events=len(log.events),
                 notes=notes), log)
-    except IllegalActionError as exc:
-        data = exc.data
+    # each except clause has its own name: compiled by mypyc (make bench-compiled), one name
+    # has one type in a whole function
+    except IllegalActionError as illegal:
+        data = illegal.data
         data["json_path"] = f"$.events[{data['index']}]"
         assert game is not None
-        if exc.player is not None:
-            data.update(_where(game, exc.player))
+        if illegal.player is not None:
+            data.update(_where(game, illegal.player))
         return _not_verifiable(Verdict("illegal", first_error=explain(log, data),
                                        abilities_complete=complete, claimed=claimed,
                                        events=len(log.events), notes=notes), log)
-    except EngineInvariantError as exc:
-        return Verdict("engine_error", first_error={"reason": str(exc)},
+    except EngineInvariantError as broken:
+        return Verdict("engine_error", first_error={"reason": str(broken)},
                        abilities_complete=complete, claimed=claimed, events=len(log.events),
                        notes=notes)
     final = _final(game)

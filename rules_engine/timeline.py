@@ -845,11 +845,11 @@ def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
             # the same account of the event as the verdict's (rules_engine.diagnosis)
             stopped = {k: v for k, v in explain(log, exc.data).items() if k != "json_path"}
             break
-        except EngineInvariantError as exc:
+        except EngineInvariantError as broken:  # its own name: mypyc types a name once
             pos = game.position()
             stopped = {"index": i, "turn": pos.turn, "step": pos.step,
                        "player": event.player.name, "action": str(event.action),
-                       "rule_id": None, "reason": f"engine error: {exc}"}
+                       "rule_id": None, "reason": f"engine error: {broken}"}
             break
         recorder.applied_event(game, i, event, turn)
     return recorder.turns(log, stopped)

@@ -4,7 +4,8 @@ operations every step uses (draws, damage, heals, the KO check, ability windows,
 Responsibility: the generator driver and the shared operations. The steps themselves live in
 the modules layered on top of this one, each a class that extends the one below it:
 ``core`` <- ``power_up`` (P1..P6, K2, Ace searches) <- ``combo`` (C9..C13) <- ``combat``
-(C1..C8) <- ``turn`` (setup and T1..T7; the :class:`Game` itself), and ``views`` beside them.
+(C1..C8) <- ``views`` (what may be seen) <- ``turn`` (setup and T1..T7; the :class:`Game`
+itself).
 """
 
 from __future__ import annotations
@@ -513,9 +514,9 @@ class GameCore:
             raise EngineInvariantError(f"rule check escaped the decision checks: {exc}") from exc
         except EngineInvariantError:
             raise
-        except Exception as exc:  # an engine bug, never blamed on the player
+        except Exception as bug:  # an engine bug, never blamed on the player
             raise EngineInvariantError(
-                f"engine failure at turn {self.turn}, step {self.step}: {exc!r}") from exc
+                f"engine failure at turn {self.turn}, step {self.step}: {bug!r}") from bug
 
     def _derive(self) -> None:
         """Take every decision of a derived seat (the mode's bot) with the mode's choice; a

@@ -42,7 +42,6 @@ from rules_engine.cards import character, deck_for
 from rules_engine.errors import (
     RuleViolation,
 )
-from rules_engine.game.combat import CombatSteps
 from rules_engine.game.core import OPENING_HAND, GameOver
 from rules_engine.game.views import Views
 from rules_engine.modes import BoutOver, mode_rules
@@ -69,7 +68,7 @@ from rules_engine.types import PlayerId, Termination
 _END_OF_TURN, _RULEBOOK = Expiry.END_OF_TURN, Timeout.RULEBOOK
 
 
-class Game(CombatSteps, Views):
+class Game(Views):
     """A Versus game between two characters (mirrors included).
 
     >>> from rules_engine.cards import character

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import hashlib
 
-from rules_engine.game.core import GameCore
+from rules_engine.game.combat import CombatSteps
 from rules_engine.journal import Totals
 from rules_engine.table import Table
 from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 
 
-class Views(GameCore):
-    """Read-only views of the game state."""
+class Views(CombatSteps):
+    """Read-only views of the game state (the last layer below :class:`Game`: one chain of
+    single inheritance, which mypyc can compile, ``make bench-compiled``)."""
 
     def public_view(self, viewer: PlayerId | None = None) -> dict[str, object]:
         """GEN-9: what a player may know now: life, hand and deck sizes, discard piles,

@@ -22,3 +22,28 @@ def test_measure_reports_each_figure_beside_its_target(monkeypatch):
     assert figures.passes == 3 and figures.events_per_s > 0 and figures.plies_per_s > 0
     text = bench.report(figures, 2, 100)
     assert "target 1.5x" in text and "target 600" in text and "python-chess" in text
+    assert text.splitlines()[0] == "engine: pure Python"  # this test run's engine
+
+
+def test_the_build_line_counts_compiled_modules(monkeypatch):
+    """A module loaded from an extension file (as in the copy ``make bench-compiled`` makes) is
+    counted as compiled."""
+    import sys
+    import types
+
+    fake = types.ModuleType("rules_engine._compiled_for_test")
+    fake.__file__ = "/x/rules_engine/_compiled_for_test.cpython-311-x86_64-linux-gnu.so"
+    monkeypatch.setitem(sys.modules, fake.__name__, fake)
+    line = bench.engine_build()
+    assert line.startswith("engine: compiled by mypyc (1 of ")
+
+
+def test_the_compile_tool_leaves_out_the_tools_and_the_listed_modules(tmp_path):
+    """Which modules ``make bench-compiled`` compiles (the build itself takes minutes and a C
+    compiler: it is run by hand, not here)."""
+    from rules_engine.tools.compile import ENGINE, INTERPRETED, modules
+
+    chosen = {p.relative_to(ENGINE).as_posix() for p in modules(ENGINE)}
+    assert "game/core.py" in chosen and "game/turn.py" in chosen and "timeline.py" in chosen
+    assert not chosen & set(INTERPRETED)
+    assert not any(c.startswith("tools/") or c.endswith("__init__.py") for c in chosen)
