@@ -4,6 +4,8 @@ its stream value for value, so known outputs are pinned here, and the shuffle (w
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from rules_engine.cards import FULL_DECK
@@ -21,12 +23,14 @@ def _spec_next(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-def _spec_shuffle(seed: int, items: list[object]) -> int:
-    """§4.2 and §4.3: Fisher-Yates with rejection-sampled ``below``; the state after."""
+def _spec_shuffle(seed: int, items: list[object], limit_for: Callable[[int], int] | None = None
+                  ) -> int:
+    """§4.2 and §4.3: Fisher-Yates with rejection-sampled ``below``; the state after
+    (``limit_for(n)``: another rejection limit than the specification's, to force rejections)."""
     state = seed & _MASK
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = 2**64 - (2**64 % n)
+        limit = 2**64 - (2**64 % n) if limit_for is None else limit_for(n)
         while True:
             state, v = _spec_next(state)
             if v < limit:
@@ -115,12 +119,6 @@ def test_a_rejected_output_mid_shuffle_is_drawn_again(seed: int) -> None:
     steps = tuple((i, n, 2**63) for i, n, _ in _fisher_yates(30))
     mine: list[object] = list(range(30))
     state = _shuffle_in_turn(seed, mine, steps)
-    spec_state, spec = seed, list(range(30))
-    for i, n, limit in steps:
-        while True:
-            spec_state, v = _spec_next(spec_state)
-            if v < limit:
-                break
-        j = v % n
-        spec[i], spec[j] = spec[j], spec[i]
+    spec: list[object] = list(range(30))
+    spec_state = _spec_shuffle(seed, spec, lambda n: 2**63)
     assert (mine, state) == (spec, spec_state)
