@@ -416,7 +416,7 @@ class _Fighter:
 
     revealed_card: Card | None
     revealed_kind: str
-    card_kinds: tuple[str, ...]  # the kinds of both ends of the revealed card (rotations)
+    character: Character  # whose card it is (``card_kinds``)
     combat_card: Card | None
     move: Move | None
     kind: str
@@ -425,6 +425,13 @@ class _Fighter:
     knocked_down_next: bool
     hit: bool
     cancelled: bool = False  # card text cancelled the combat (Acrobatics): discarded at C4
+
+    def card_kinds(self) -> tuple[str, ...]:
+        """The kinds of both ends of the revealed card (rotations): asked only of a void card,
+        so not worked out at every combat."""
+        if self.revealed_card is None:
+            return ()
+        return tuple(cb.KIND_OF_MOVE[m.type] for m in self.character.moves_of(self.revealed_card))
 
 
 @dataclass(slots=True)
@@ -442,9 +449,7 @@ class _Combat:
     @staticmethod
     def of(game: Game) -> _Combat:
         fighters = tuple(
-            _Fighter(ps.revealed_card, ps.revealed_kind,
-                     tuple(cb.KIND_OF_MOVE[m.type] for m in ps.character.moves_of(
-                         ps.revealed_card)) if ps.revealed_card is not None else (),
+            _Fighter(ps.revealed_card, ps.revealed_kind, ps.character,
                      ps.combat_card, ps.combat_move,
                      ps.kind, _locked_speed(game, ps), ps.knocked_down, ps.knockdown_next,
                      ps.hit_this_combat, game.combat.cell == cb.CANCELLED)
@@ -539,9 +544,9 @@ def _void(f: _Fighter) -> tuple[str, str] | None:
             return "CF-08", "its Ace cost was not paid"
         # Knockdowns void dodges and blocks only (KD-4, KD-5): a revealed attack that ended up
         # void was turned at C4 (Jaina's Unstable Power) into the dodge or block end first.
-        if f.knocked_down and cb.DODGE in f.card_kinds:
+        if f.knocked_down and cb.DODGE in f.card_kinds():
             return "KD-4", "knocked down (turned into a dodge)"
-        if f.knocked_down and cb.BLOCK in f.card_kinds:
+        if f.knocked_down and cb.BLOCK in f.card_kinds():
             return "KD-5", "mixup (turned into a block)"
     return "M-VOID", "void"
 
@@ -656,6 +661,49 @@ def _combo(game: Game, combat: _Combat, prevented: int,
         0 if record is None else record.prevented)
 
 
+class _SeatActions:
+    """What one seat's actions of a turn say, read in one pass: its last combat card choice
+    (C1: a commit or no-card, re-chosen under CF-08), its first face-down card (C9), the
+    cards of its last Power Up (None when it powered up nothing), its searches and abilities,
+    and for a recorded log (no seed) the cards it drew."""
+
+    __slots__ = ("abilities", "commit", "drawn", "face_down", "power_up", "searches")
+
+    def __init__(self, actions: list[Action], *, recorded: bool) -> None:
+        self.commit: Action | None = None
+        self.face_down: FaceDown | None = None
+        self.power_up: dict[str, list[str]] | None = None
+        self.searches: list[dict[str, list[str]]] = []
+        self.abilities: list[dict[str, Any]] = []
+        drawn: list[str] | None = [] if recorded else None
+        for a in actions:
+            kind = type(a)  # action types have no subclasses: one look-up, not isinstance
+            if kind is Commit or kind is NoCard:
+                self.commit = a
+            elif kind is Draw:
+                if drawn is not None:
+                    drawn.append(a.card.code)  # type: ignore[attr-defined]
+            elif kind is PowerUp:
+                assert isinstance(a, PowerUp)
+                self.power_up = {"sets": _codes(a.sets), "from_discard": _codes(a.from_discard),
+                                 "from_deck": _codes(a.from_deck)} if (
+                    a.sets or a.from_discard or a.from_deck) else None
+            elif kind is FaceDown:
+                if self.face_down is None:
+                    assert isinstance(a, FaceDown)
+                    self.face_down = a
+            elif kind is Search:
+                assert isinstance(a, Search)
+                self.searches.append({"from_discard": _codes(a.from_discard),
+                                      "from_deck": _codes(a.from_deck)})
+            elif kind is UseAbility:
+                assert isinstance(a, UseAbility)
+                self.abilities.append({"ability": a.ability,
+                                       "card": None if a.card is None else a.card.code,
+                                       "cards": _codes(a.cards), "option": a.option})
+        self.drawn = None if drawn is None else tuple(drawn)
+
+
 def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, end: _Moment,
                events: list[tuple[int, LogEvent]], span: tuple[int, int],
                stopped: dict[str, Any] | None, turn_combos: list[ComboRecord]) -> TurnSummary:
@@ -682,52 +730,40 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
             assert isinstance(ev, Knockdown)
             if ev.seat in knocked_by:
                 knocked_by[ev.seat] += 1
-    # each seat's actions this turn, in order
+    # each seat's actions this turn, in order; the turn's tags
     actions: dict[PlayerId, list[Action]] = {p: [] for p in seats}
-    for _, e in events:
+    tags: list[dict[str, Any]] = []
+    for i, e in events:
         if e.player in actions:
             actions[e.player].append(e.action)
+        if type(e.action) is Tag:
+            tags.append(_tag(game, i, e.player, e.action))
     for p in seats:
-        mine = actions[p]
-        counts = by_seat[p]
+        fighter = None if combat is None else combat.fighters[p]
+        seen = _SeatActions(actions[p], recorded=log.seed is None)
         taken = taken_by[p]
         knocked = knocked_by[p]
         taken["total"] = sum(taken.values())
+        counts = by_seat[p]
         jokers = dict(counts.jokers)
         jokers["bluff"] = counts.bluffs
         prevented_total += jokers["rewind_prevented_damage"]
-        commits = [a for a in mine if isinstance(a, Commit | NoCard)]
-        fighter = None if combat is None else combat.fighters[p]
-        began = combat is not None or bool(commits)
-        face = next((a for a in mine if isinstance(a, FaceDown)), None)
         face_down = None
-        if face is not None:
-            revealed = jokers["rewind"] > 0 or jokers["bluff"] > 0
-            face_down = FaceDownCard(face.card.code, "rewind" if face.card.is_joker else "bluff",
-                                     revealed, jokers["rewind_prevented_damage"])
-        power_ups = [a for a in mine if isinstance(a, PowerUp)]
-        power_up = None
-        if power_ups and (power_ups[-1].sets or power_ups[-1].from_discard
-                          or power_ups[-1].from_deck):
-            pu = power_ups[-1]
-            power_up = {"sets": _codes(pu.sets), "from_discard": _codes(pu.from_discard),
-                        "from_deck": _codes(pu.from_deck)}
+        if seen.face_down is not None:
+            card = seen.face_down.card
+            face_down = FaceDownCard(card.code, "rewind" if card.is_joker else "bluff",
+                                     jokers["rewind"] > 0 or jokers["bluff"] > 0,
+                                     jokers["rewind_prevented_damage"])
         players.append(PlayerTurn(
-            combat_card=_combat_card(game.players[p].character, fighter,
-                                     commits[-1] if commits else None) if began else None,
+            combat_card=_combat_card(game.players[p].character, fighter, seen.commit)
+            if combat is not None or seen.commit is not None else None,
             draws=counts.cards_drawn,
-            drawn=None if log.seed is not None else tuple(
-                a.card.code for a in mine if isinstance(a, Draw)),
-            power_up=power_up,
-            searches=tuple({"from_discard": _codes(a.from_discard),
-                            "from_deck": _codes(a.from_deck)}
-                           for a in mine if isinstance(a, Search)),
+            drawn=seen.drawn,
+            power_up=seen.power_up,
+            searches=tuple(seen.searches),
             face_down=face_down,
             jokers=jokers,
-            abilities=tuple({"ability": a.ability,
-                             "card": None if a.card is None else a.card.code,
-                             "cards": _codes(a.cards), "option": a.option}
-                            for a in mine if isinstance(a, UseAbility)),
+            abilities=tuple(seen.abilities),
             damage_taken=taken,
             life_lost=start.life[p] - end.life[p],
             life=end.life[p],
@@ -745,8 +781,7 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
         turn, end.initiative, span, tuple(players), result,
         None if combat is None else _combo(game, combat, prevented_total, turn_combos), stopped,
         None if bout is None else bout.number, None if bout is None else bout.characters,
-        tuple(_tag(game, i, e.player, e.action) for i, e in events
-              if isinstance(e.action, Tag)))
+        tuple(tags))
 
 
 _TAG_RULES = {"hard": "TAG-PU-2", "dodge": "TAG-DODGE", "continue": "TAG-CONT",
