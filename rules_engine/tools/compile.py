@@ -28,6 +28,9 @@ INTERPRETED: dict[str, str] = {
     "actions.py": "a dataclass with a ClassVar default before fields fails to build at import",
     "cards.py": "frozen dataclasses set derived fields with object.__setattr__",
     "modifiers.py": "a Generic class with __slots__ fails at import",
+    "combos.py": "the combo reference (a command, not the replay): its stand-in context names "
+                 "one method under many class attributes, which mypyc makes instance "
+                 "attributes (building one raised SystemError)",
     "journal.py": "Journal subclasses list (mypyc: inheriting from most builtins)",
     "strong_bot.py": "ints stored in float variables (mypyc keeps the two apart)",
     "bench.py": "subclasses RuntimeError; and it is the bench, not the engine",
@@ -58,6 +61,10 @@ def build(target: Path, opt_level: str = "1") -> int:
     if package.exists():
         shutil.rmtree(package)
     shutil.copytree(ENGINE, package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    # the rules and card data the engine's tools read beside the package (docs/rules)
+    docs = target / "docs"
+    if not docs.exists():
+        docs.symlink_to(ENGINE.parent / "docs", target_is_directory=True)
     compiled = modules(package)
     # opt level 1 builds the ~75 modules in about 3 minutes on 2 cores; 3 takes longer
     env = {**os.environ, "MYPYC_OPT_LEVEL": opt_level}

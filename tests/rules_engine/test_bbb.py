@@ -163,8 +163,8 @@ def test_overdrive_adds_3_to_face_cards() -> None:
     g.apply(P1, UseAbility("Overdrive", card("8C")))
     if g.actor is P2 and Pass() in g.legal_actions(P2):
         g.apply(P2, Pass())
-    while Pass() in g.legal_actions(g.actor):  # type: ignore[arg-type]
-        g.apply(g.actor, Pass())  # type: ignore[arg-type]
+    while len(g.acting_players) == 1 and Pass() in g.legal_actions(g.acting_players[0]):
+        g.apply(g.acting_players[0], Pass())
     before = g.life[1]
     fight(g, commit("JC", "attack", "Cog Shot"), commit(None))
     assert before - g.life[1] == 8 + 3

@@ -44,9 +44,9 @@ def test_versus_is_one_seat_per_side() -> None:
 
 
 def test_a_table_of_two_seats_a_side_opposes_the_active_seats() -> None:
-    # Seat ids beyond P1/P2 arrive with the team modes; the shape logic is the same.
-    a1, a2, b1, b2 = 10, 11, 20, 21
-    t = Table(((a1, a2), (b1, b2)))  # type: ignore[arg-type]
+    # Tag Team's seats (TG-2): side A is P1 and its bench P3, side B P2 and its bench P4
+    a1, a2, b1, b2 = PlayerId.P1, PlayerId.P3, PlayerId.P2, PlayerId.P4
+    t = Table(((a1, a2), (b1, b2)))
     assert t.opponent(a2) == b1 and t.opponent(b2) == a1  # the other side's active seat
     assert t.opponents(a1) == (b1, b2) and t.partner(a1) == a2 and t.partner(b1) == b2
     assert t.in_initiative_order(b1) == (b1, a1, b2, a2)  # sides alternate
