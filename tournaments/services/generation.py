@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 
+from matches.bulk import rows_update
 from tournaments.announcements import sets_ready_announce
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.formats import elimination, round_robin
@@ -167,7 +168,8 @@ def _event_seeds_fix(event: Event, entrants: list[Entrant]) -> None:
     event.entrants.filter(seed__isnull=False).update(seed=None)
     for i, entrant in enumerate(entrants, 1):
         entrant.seed = i
-    Entrant.objects.bulk_update(entrants, ["seed"], batch_size=500)
+    # one UPDATE from a VALUES list: bulk_update's CASE per entrant took 0.4 s at 4,096
+    rows_update(entrants, ["seed"])
 
 
 @transaction.atomic

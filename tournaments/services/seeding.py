@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
+from matches.bulk import rows_update
 from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.models import Entrant, Event, PlayerRating
 from tournaments.services.common import lock_event, require_organizer, stage_has_started
@@ -101,5 +102,5 @@ def event_seeding_set(
     event.entrants.update(seed=None)
     for i, entrant in enumerate(seeded, 1):
         entrant.seed = i
-    Entrant.objects.bulk_update(seeded, ["seed"], batch_size=500)
+    rows_update(seeded, ["seed"])  # one UPDATE from a VALUES list (not a CASE per entrant)
     return seeded
