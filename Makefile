@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-all lint setup bench bench-instructions bench-compiled bench-bots bench-verification bench-stats bench-rooms clean
+.PHONY: run test test-all lint setup bench bench-instructions bench-compiled test-compiled bench-bots bench-verification bench-stats bench-rooms clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Python 3.11 is required (set PYTHON=...)")'
@@ -78,6 +78,18 @@ COMPILED_DIR ?= build/compiled
 bench-compiled: $(STAMP)
 	$(PY) -m rules_engine.tools.compile $(COMPILED_DIR)
 	cd $(COMPILED_DIR) && $(abspath $(PY)) -m rules_engine bench
+
+# Opt-in, like bench-compiled: the engine's tests run against the compiled copy (from its
+# directory, so that it is the engine they import), but for those marked interpreted_only.
+test-compiled: $(STAMP)
+	$(PY) -m rules_engine.tools.compile $(COMPILED_DIR)
+	ln -sfn $(CURDIR)/tests $(COMPILED_DIR)/tests
+	cd $(COMPILED_DIR) && $(abspath $(PY)) -c 'import rules_engine.game.core as c, sys; \
+		sys.exit(0 if c.__file__.endswith(".so") else "the compiled copy is not the engine imported")'
+	cd $(COMPILED_DIR) && $(abspath $(PY)) -m pytest -c $(CURDIR)/pyproject.toml --rootdir . \
+		-p no:django -p no:cacheprovider -o addopts="-ra --strict-markers" -q \
+		-W ignore::pytest.PytestConfigWarning \
+		-m "not slow and not interpreted_only" tests/rules_engine
 
 bench-bots: $(STAMP)
 	$(PY) -m rules_engine bench-bots --games-per-pair $(BENCH_GAMES_PER_PAIR)

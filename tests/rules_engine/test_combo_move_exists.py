@@ -37,6 +37,7 @@ def test_follow_allowed_is_follow_violation_none__CB_4(ruleset: Ruleset) -> None
                 cb.follow_violation(prev, nxt, ruleset) is None), (prev, nxt)
 
 
+@pytest.mark.interpreted_only  # the shortcut is wrapped at run time
 def test_combo_move_exists_is_the_plain_computation__CB_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     seen: Counter[tuple[bool, bool, bool]] = Counter()

@@ -351,6 +351,7 @@ WINDOWS = ("draw_phase", "combat_reveal", "power_up", "full_combo", "end_of_comb
            "end_of_turn")
 
 
+@pytest.mark.interpreted_only  # every window is watched by wrapping GameCore.window
 def test_can_act_answers_whether_the_window_lists_an_ability(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # given Gloria's can_act, which works out the answer without building the options

@@ -133,6 +133,7 @@ def test_hostile_json_is_unreadable_not_a_crash() -> None:
     assert replay(b"\xff\xfe not utf-8").status == "unreadable"
 
 
+@pytest.mark.interpreted_only  # the bug is put in at run time
 def test_an_engine_bug_is_an_engine_error_never_the_players_fault(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     # given a log that is legal, and an engine whose power-up code is broken
     _, log = play_game("setsuki", "zane", 5)
