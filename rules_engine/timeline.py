@@ -682,7 +682,8 @@ class _SeatActions:
                 self.commit = a
             elif kind is Draw:
                 if drawn is not None:
-                    drawn.append(a.card.code)  # type: ignore[attr-defined]
+                    assert isinstance(a, Draw)
+                    drawn.append(a.card.code)
             elif kind is PowerUp:
                 assert isinstance(a, PowerUp)
                 self.power_up = {"sets": _codes(a.sets), "from_discard": _codes(a.from_discard),

@@ -57,3 +57,16 @@ def test_a_value_too_long_for_its_column_is_refused_not_cut() -> None:
     runs[0].engine_version = "x" * 40  # the column holds 32
     with pytest.raises(DataError), transaction.atomic():
         rows_update(runs, ["engine_version"])
+
+
+def test_more_values_than_a_statement_takes_go_in_several(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # PostgreSQL's limit (65,535 parameters) lowered to 6: two runs of (id, two fields) each
+    runs = _runs(5)
+    for i, run in enumerate(runs):
+        run.engine_version, run.duration_ms = f"v{i}", i
+    monkeypatch.setattr("matches.bulk.MAX_PARAMETERS", 6)
+    with CaptureQueriesContext(connection) as queries:
+        assert rows_update(runs, ["engine_version", "duration_ms"]) == 5
+    assert len(queries) == (3 if connection.vendor == "postgresql" else 1)
+    stored = VerificationRun.objects.filter(pk__in=[r.pk for r in runs]).order_by("pk")
+    assert [(r.engine_version, r.duration_ms) for r in stored] == [(f"v{i}", i) for i in range(5)]
