@@ -15,7 +15,7 @@ def rows_update(objs: Sequence[Model], fields: Sequence[str]) -> int:
     """What ``QuerySet.bulk_update(objs, fields)`` stores, as one
     ``UPDATE ... FROM (VALUES ...)`` (one per 65,535 values): each row's values are plain
     parameters, where ``bulk_update`` builds and compiles a ``CASE`` expression per object and
-    field (a third of a verified chunk's storing time, 0.4 s of a 4,096-entrant bracket's
+    field (a third of a verified chunk's storing time, 0.6 s of a 4,096-entrant bracket's
     seeds). Returns the number of rows updated. PostgreSQL only (the casts); other databases get
     ``bulk_update``.
     """

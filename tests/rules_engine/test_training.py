@@ -34,6 +34,8 @@ from rules_engine.training import (
 )
 from rules_engine.types import PlayerId, Termination
 
+from .helpers import records_training_bot
+
 P1, P2 = PlayerId.P1, PlayerId.P2
 ALL = sorted(characters())
 
@@ -215,7 +217,7 @@ def _bot_games(monkeypatch: pytest.MonkeyPatch, n: int = 24,
     return seen
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_the_bot_always_combos_and_pumps_lowest__TR_8_TR_9_TR_10(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-8: when a combo move is legal the bot never stops a combo that has not dealt its
@@ -244,7 +246,7 @@ def test_the_bot_always_combos_and_pumps_lowest__TR_8_TR_9_TR_10(
     assert combos > 0 and pumps > 0
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_power_up_only_from_the_discard_pile__TR_12(monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-12 (PU-9): the bot never takes an Ace from its deck; it takes as many from the
     discard pile as it may; among sets reaching that, the lowest ranks."""
@@ -267,7 +269,7 @@ def test_power_up_only_from_the_discard_pile__TR_12(monkeypatch: pytest.MonkeyPa
     assert ups > 0
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_hand_limit_discards_lowest_first__OQ_27_HL_4(monkeypatch: pytest.MonkeyPatch) -> None:
     """OQ-27 (HL-4): at the hand limit the bot discards its lowest ranks, keeping Aces."""
     seen = _bot_games(monkeypatch, n=40)
@@ -314,7 +316,7 @@ def test_the_bots_deck_runs_out_time_out__TR_15_OQ_26() -> None:
     assert g.turn == 1
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_survival_heals_30_and_brings_the_next_bot__TR_14(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-14: after each win the human heals 30 (capped at maximum life, OQ-26) and faces the

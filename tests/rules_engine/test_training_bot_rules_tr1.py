@@ -29,6 +29,8 @@ from rules_engine.training.characters.lum import LumBotAbilities
 from rules_engine.training.characters.setsuki import SetsukiBotAbilities
 from rules_engine.types import PlayerId
 
+from .helpers import records_training_bot
+
 P1, P2 = PlayerId.P1, PlayerId.P2
 MINE = ("grave", "setsuki", "geiger", "lum", "midori", "bbb")
 
@@ -180,7 +182,7 @@ def test_survival_brings_each_bot_in_with_its_bot_rule__TR_14() -> None:
 # ---------------------------------------------------------------------- Grave
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_martial_mastery_becomes_discard_to_draw_two__BOT_GRAVE_TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-GRAVE: after the draw phase the bot discards Martial Mastery to draw 2, and nothing
@@ -272,7 +274,7 @@ def _geiger_at_draw_phase(seed: int, discard: tuple[str, ...]) -> tuple[Game, in
     return g, len(ps.hand), len(ps.discard)
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_research_becomes_draw_half_the_time_spirals__BOT_GEIGER_TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-GEIGER: with Time Spiral cards in the discard pile (here Fast Time Spiral, Slow
@@ -300,7 +302,7 @@ def test_research_becomes_draw_half_the_time_spirals__BOT_GEIGER_TR_11(
             assert distortion and turn2.index(distortion[0]) > turn2.index(research[0])
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_no_spiral_or_face_in_the_discard_pile_no_ability__BOT_GEIGER_TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-GEIGER / TR-11: with no Time Spiral card and no Jack or Queen in the discard pile
@@ -320,7 +322,7 @@ def test_no_spiral_or_face_in_the_discard_pile_no_ability__BOT_GEIGER_TR_11(
 # ---------------------------------------------------------------------- Setsuki
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_bag_of_tricks_becomes_shuffle_faces_back_and_top_the_deck__BOT_SETSUKI(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-SETSUKI: at the end of the turn, with Bag of Tricks the only card in her hand, the
@@ -384,7 +386,7 @@ def test_smoke_bomb_counters_paying_the_two_lowest_cards__TR_11() -> None:
 # ---------------------------------------------------------------------- Midori
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_in_dragon_form_the_bot_reveals_until_a_dragon_move_or_dodge__BOT_MIDORI_TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11: the bot plays Dragon Form in the draw phase when it is not in Dragon Form, and
@@ -463,7 +465,7 @@ def _bbb_overdrive(seed: int, *top: str) -> tuple[Game, bool]:
     return g, g.rules[P2].position_key().endswith("O")
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_after_overdrive_reveal_until_a_face_card_or_dodge__BOT_BALBASBETA_TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11: the bot plays Overdrive in the draw phase (it holds face cards). BOT-BALBASBETA:
@@ -518,7 +520,7 @@ def test_after_overdrive_a_face_card_or_dodge_is_kept__BOT_BALBASBETA() -> None:
     assert MoveType.DODGE in ends and MoveType.THROW in ends
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_no_face_card_no_overdrive__TR_11(monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11: with no face card in its hand or deck Overdrive would have no effect: the bot
     holds an 8 in the draw phase and passes."""
@@ -539,7 +541,7 @@ def test_no_face_card_no_overdrive__TR_11(monkeypatch: pytest.MonkeyPatch) -> No
 # ---------------------------------------------------------------------- Lum
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_blackjack_deals_until_twelve_then_stops__BOT_LUM(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-LUM: after its Ace's dodge beats the human's attack, the bot deals another card
@@ -572,7 +574,7 @@ def test_blackjack_deals_until_twelve_then_stops__BOT_LUM(
     assert dealt >= 3
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_a_throw_is_pumped_once_unless_more_would_win__BOT_LUM(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-LUM: when its throw (the 8: 8 damage, +3 a pump card, up to 3) wins, the bot pumps
@@ -605,7 +607,7 @@ def test_a_throw_is_pumped_once_unless_more_would_win__BOT_LUM(
     assert once >= 2 and twice >= 2
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_poker_flourish_becomes_the_blackjack_effect__BOT_LUM(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-LUM: at the end of the turn the bot holding a 10 and an Ace discards them with its
@@ -649,7 +651,7 @@ def test_poker_flourish_becomes_the_blackjack_effect__BOT_LUM(
 # ---------------------------------------------------------------------- TR-11 in play
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_abilities_whenever_they_have_an_effect__TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11 over whole Training games: Lum's bot rolls the dice whenever it may, takes the 4

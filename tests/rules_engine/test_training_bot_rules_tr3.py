@@ -40,6 +40,7 @@ from rules_engine.team import Mode, Team
 from rules_engine.training import Training
 from rules_engine.types import PlayerId
 
+from .helpers import records_training_bot
 from .test_training import human_until
 
 P1, P2 = PlayerId.P1, PlayerId.P2
@@ -169,7 +170,7 @@ def test_bonecracker_takes_an_ace_else_a_random_card__BOT_MENELKER() -> None:
     assert len(named) >= 2
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_into_oblivion_only_on_an_ace__BOT_MENELKER(monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-MENELKER: Into Oblivion (his 10, draw phase) only when it banishes an Ace from the
     human's discard pile: it targets the Ace; with no Ace there he passes though it is legal."""
@@ -240,7 +241,7 @@ def test_vendetta_keeps_a_losing_attack_when_no_swap_wins__BOT_VENDETTA() -> Non
     assert attacks and kings
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_vendetta_acrobatics_against_big_hits_only__BOT_VENDETTA(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-VENDETTA: Acrobatics when he would lose to a move doing 10 or more damage (Grave's
@@ -379,7 +380,7 @@ def test_the_humans_mistress_command_leaves_the_bot_its_combat_card__TR_5() -> N
     assert checked
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_bare_your_soul_only_with_cards_in_the_humans_deck__TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11 (BOT-PERSEPHONE leaves it): Bare Your Soul (her 10, draw phase) turns the top of
@@ -417,7 +418,7 @@ def test_do_as_told_counters_the_humans_ability__TR_11() -> None:
 # ---------------------------------------------------------------- BOT-GLORIA
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_healing_sphere_only_with_a_hearts_card_in_the_discard_pile__BOT_GLORIA(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-GLORIA: Healing Sphere (her 10, draw phase) with at least one Hearts card in her
@@ -456,7 +457,7 @@ def _gloria_end_of_combat(monkeypatch: pytest.MonkeyPatch, life: tuple[int, int]
                                                                   "Overdose") for a in legal)]
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_bathed_in_moonlight_then_overdose_when_she_won__BOT_GLORIA(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-GLORIA: she takes Bathed in Moonlight's life gain (her Jack hit), then, having won
@@ -467,7 +468,7 @@ def test_bathed_in_moonlight_then_overdose_when_she_won__BOT_GLORIA(
     assert any(isinstance(c, UseAbility) and c.ability == "Overdose" for c in choices)
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_no_bath_when_skipping_it_lets_overdose_kill__BOT_GLORIA(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-GLORIA: "unless skipping it would kill the opponent": at 8 life the human dies to
@@ -480,7 +481,7 @@ def test_no_bath_when_skipping_it_lets_overdose_kill__BOT_GLORIA(
     assert g.outcome is not None and g.outcome.winner is P2
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_no_overdose_when_trailing_by_more_than_40__BOT_GLORIA(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """BOT-GLORIA: she won combat but trails by more than 40 (85 to 40): no Overdose."""
@@ -505,7 +506,7 @@ def test_healing_touch_fetches_the_highest_hearts__BOT_GLORIA(
     assert card("KH") in g.state(P2).hand
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_healing_touch_only_when_it_has_an_effect__TR_11_BOT_GLORIA(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11 with BOT-GLORIA: at full life, with no Hearts card in her discard pile and no
@@ -565,7 +566,7 @@ def test_shenanigans_waits_for_the_last_move_of_his_combo__BOT_ZANE() -> None:
     assert Combo(card("JS"), MoveType.ATTACK) in steps
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_creator_and_destroyer_only_against_a_hand__TR_11(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-11 (BOT-ZANE leaves it): Creator and Destroyer, offered when his Can't Combo move
@@ -695,7 +696,7 @@ def test_the_humans_tie_choice_is_listed_logged_and_replayed__TR_8_OQ_26() -> No
     assert verdict.status == "legal", verdict.to_dict()["first_error"]
 
 
-@pytest.mark.interpreted_only  # the bot's choices are recorded by patching Training.derive
+@records_training_bot
 def test_a_non_tied_choice_is_refused__TR_8(monkeypatch: pytest.MonkeyPatch) -> None:
     """TR-8: at a tie, a ``bot_tie`` naming a step that is not one of the tied combos' (stop,
     and every legal move of the bot that starts a less damaging combo) is refused with TR-8,

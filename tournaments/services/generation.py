@@ -168,7 +168,7 @@ def _event_seeds_fix(event: Event, entrants: list[Entrant]) -> None:
     event.entrants.filter(seed__isnull=False).update(seed=None)
     for i, entrant in enumerate(entrants, 1):
         entrant.seed = i
-    # one UPDATE from a VALUES list: bulk_update's CASE per entrant took 0.4 s at 4,096
+    # one UPDATE from a VALUES list: bulk_update's CASE per entrant cost 0.6 s at 4,096
     rows_update(entrants, ["seed"])
 
 
