@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +61,7 @@ class RoomUpdate:
 DEFAULT_KINDS = ("pass", "stop", "no_card", "keep", "accept")
 
 
-def default_choice(legal: list[Any]) -> Any:
+def default_choice(legal: Sequence[Any]) -> Any:
     for kind in DEFAULT_KINDS:
         for action in legal:
             if action.kind == kind:

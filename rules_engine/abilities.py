@@ -71,7 +71,7 @@ class AbilityContext(Protocol):
 
     def ask(self, players: tuple[PlayerId, ...], rule: str,
             check: Callable[[PlayerId, Action], None],
-            options: Callable[[PlayerId], list[Action]]) -> Asked:
+            options: Callable[[PlayerId], Sequence[Action]]) -> Asked:
         """A decision at the current step: ``check`` raises RuleViolation for an illegal
         choice, ``options`` lists the legal ones (for bots and the verifier's messages)."""
         ...

@@ -11,7 +11,7 @@ no rules here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -184,7 +184,8 @@ class Decision:
     ``__init__`` sets each field through ``object.__setattr__`` (about four times the cost).
 
     ``listed``: the seat :meth:`GameCore.legal_actions` last listed this decision's options for,
-    and a copy of that list (None until then). An action that *is* one of those options was
+    and a copy of that list (None until then, and for options made on demand rather than as a
+    list, whose values are new each time). An action that *is* one of those options was
     listed by this very decision, whose options are all legal (GEN-2), so
     :meth:`GameCore.apply` need not check it again; a new decision starts with None, so it
     never trusts a list made for another."""
@@ -193,7 +194,7 @@ class Decision:
 
     def __init__(self, step: str, players: tuple[PlayerId, ...], rule: str,
                  check: Callable[[PlayerId, Action], None],
-                 options: Callable[[PlayerId], list[Action]]) -> None:
+                 options: Callable[[PlayerId], Sequence[Action]]) -> None:
         self.step = step
         self.players = players
         self.rule = rule

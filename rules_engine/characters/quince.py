@@ -32,9 +32,10 @@ Responsibility: Quince's ability hooks. Decisions of this module's making (docs/
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import combinations, product
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations, pairwise, product
+from math import prod
+from typing import TYPE_CHECKING, ClassVar, overload
 
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Commit, Pass, UseAbility
@@ -76,6 +77,87 @@ def _truth_rank(c: Card) -> bool:
 
 def _value(c: Card) -> int:
     return 100 if c.rank is None else int(c.rank)
+
+
+class TruthChoices(Sequence[Action]):
+    """Two Truths' choices: every choice of up to 3 discard cards of different ranks from 3
+    through King (``UseAbility(TWO_TRUTHS, cards, option=CHOOSE)``, the cards in rank order),
+    listed by how many cards (0 to 3), then by ranks (combinations of the ranks in order), then
+    by cards (each rank's cards in discard-pile order, the last rank's varying fastest).
+
+    Made on demand instead of as a list: a late-game discard pile holds 10 ranks of 4 cards, so
+    8,441 choices (7,680 of three cards), and a list of them took most of a Quince game's time
+    when a bot was asked (issue 17). Its length, an item, membership and the greedy bot's pick
+    (:meth:`best`) are worked out from the ranks; iterating it still makes every choice, in the
+    same order as a list would hold them."""
+
+    __slots__ = ("_blocks", "_by_rank", "_len")
+
+    def __init__(self, by_rank: list[tuple[Card, ...]]) -> None:
+        self._by_rank = by_rank  # each rank's cards (ranks ascending), in discard-pile order
+        # (the ranks' indices, how many choices they give), in list order
+        self._blocks = [(rs, prod(len(by_rank[r]) for r in rs))
+                        for k in range(min(TRUTHS_MAX, len(by_rank)) + 1)
+                        for rs in combinations(range(len(by_rank)), k)]
+        self._len = sum(n for _, n in self._blocks)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @staticmethod
+    def _choice(cards: tuple[Card, ...]) -> UseAbility:
+        return UseAbility(TWO_TRUTHS, cards=cards, option=CHOOSE)
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("Two Truths choice index out of range")
+        for rs, n in self._blocks:
+            if index >= n:
+                index -= n
+                continue
+            picked: list[Card] = []
+            for r in reversed(rs):  # the last rank varies fastest (itertools.product)
+                cards = self._by_rank[r]
+                index, i = divmod(index, len(cards))
+                picked.append(cards[i])
+            return self._choice(tuple(reversed(picked)))
+        raise AssertionError("unreachable: the index is within the blocks")
+
+    def __iter__(self) -> Iterator[Action]:
+        for rs, _ in self._blocks:
+            for cards in product(*(self._by_rank[r] for r in rs)):
+                yield self._choice(cards)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, UseAbility):
+            return False
+        rank_of = {c: r for r, cards in enumerate(self._by_rank) for c in cards}
+        ranks = [rank_of[c] for c in action.cards if c in rank_of]
+        # listed: its cards, each of a listed rank, ranks in order, and nothing else set
+        return (len(ranks) == len(action.cards) <= TRUTHS_MAX
+                and all(a < b for a, b in pairwise(ranks))
+                and action == self._choice(action.cards))
+
+    def best(self, value: Callable[[Card], int]) -> Action:
+        """The first choice (in list order) with the most cards and, among those, the highest
+        total ``value``: ``max`` over the list by ``(len(cards), total value)``, without the
+        list. The total is the sum of each rank's best card, so the first best choice of a
+        set of ranks takes each rank's first best card; the first best set of ranks wins."""
+        k = min(TRUTHS_MAX, len(self._by_rank))
+        tops = [max(cards, key=value) for cards in self._by_rank]  # max keeps the first best
+        best_ranks = max(combinations(range(len(self._by_rank)), k),
+                         key=lambda rs: sum(value(tops[r]) for r in rs))
+        return self._choice(tuple(tops[r] for r in best_ranks))
 
 
 class QuinceRules(CharacterRules):
@@ -336,20 +418,14 @@ class QuinceRules(CharacterRules):
 
     # --- Two Truths ------------------------------------------------------------------------
     @staticmethod
-    def _truth_choices(ps: PlayerState) -> list[Action]:
+    def _truth_choices(ps: PlayerState) -> TruthChoices:
         """Every choice of up to 3 discard cards of different ranks from 3 through King."""
         by_rank: dict[Rank, list[Card]] = {}
         for c in _distinct(ps.discard):
             if _truth_rank(c):
                 assert c.rank is not None
                 by_rank.setdefault(c.rank, []).append(c)
-        ranks = sorted(by_rank)
-        out: list[Action] = []
-        for k in range(TRUTHS_MAX + 1):
-            for rs in combinations(ranks, k):
-                for cards in product(*(by_rank[r] for r in rs)):
-                    out.append(UseAbility(TWO_TRUTHS, cards=tuple(cards), option=CHOOSE))
-        return out
+        return TruthChoices([tuple(by_rank[r]) for r in sorted(by_rank)])
 
     def _two_truths(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         def check_choice(player: PlayerId, a: Action) -> None:
@@ -440,6 +516,8 @@ class QuinceRules(CharacterRules):
     # --- bots ---------------------------------------------------------------------------
     def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
                    legal: Sequence[Action]) -> Action | None:
+        if isinstance(legal, TruthChoices):  # Two Truths' choose, worked out from the ranks
+            return legal.best(_value)
         uses = [a for a in legal if isinstance(a, UseAbility)]
         if not uses:
             return None
@@ -454,8 +532,6 @@ class QuinceRules(CharacterRules):
             return spins[0] if self._rotation_wins(ctx, ps) else Pass()
         if spins:
             return max(spins, key=lambda a: _value(a.card) if a.card else 0)
-        if first.ability == TWO_TRUTHS and first.option == CHOOSE:
-            return self._best_truths(uses)
         if first.ability == TWO_TRUTHS and first.option == PILES:
             return first  # pool[0] alone or with the rest: discard cards as pile one
         truths = [a for a in uses if a.ability == TWO_TRUTHS and a.option is None]
@@ -467,10 +543,6 @@ class QuinceRules(CharacterRules):
                 return Pass()
             return next((a for a in taxes if a.option == self.last_revealed), taxes[0])
         return None
-
-    @staticmethod
-    def _best_truths(uses: list[UseAbility]) -> Action:
-        return max(uses, key=lambda a: (len(a.cards), sum(_value(c) for c in a.cards)))
 
     def _better_of_two(self, ctx: AbilityContext, ps: PlayerState,
                        uses: list[UseAbility]) -> Action:

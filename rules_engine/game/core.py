@@ -246,14 +246,17 @@ class GameCore:
     def is_over(self) -> bool:
         return self.outcome is not None
 
-    def legal_actions(self, player: PlayerId) -> list[Action]:
-        """The legal choices of ``player`` now (empty if it is not their decision)."""
+    def legal_actions(self, player: PlayerId) -> Sequence[Action]:
+        """The legal choices of ``player`` now (empty if it is not their decision): a list,
+        or a sequence made on demand where the choices run to thousands (Quince's Two Truths,
+        ``TruthChoices``)."""
         d = self._decision
         if d is None or player not in d.players:
             return []
         options = d.options(player)
-        # kept (a copy: the caller may change its list) so apply can tell a listed choice
-        d.listed = (player, tuple(options))
+        # a list is kept (a copy: the caller may change it) so apply can tell a listed choice;
+        # a sequence made on demand makes new values each time, so apply checks its choices
+        d.listed = (player, tuple(options)) if isinstance(options, list) else None
         return options
 
     def position(self) -> LogPosition:
@@ -571,7 +574,7 @@ class GameCore:
 
     def _ask(
         self, step: str, players: tuple[PlayerId, ...], rule: str,
-        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
+        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], Sequence[Action]],
     ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
         self.step = step
         if self.frozen and all(p in self.frozen for p in players):
@@ -579,7 +582,7 @@ class GameCore:
         return (yield Decision(step, players, rule, check, options))
 
     def _frozen_choice(self, player: PlayerId, check: Callable[[PlayerId, Action], None],
-                       options: Callable[[PlayerId], list[Action]]) -> Action:
+                       options: Callable[[PlayerId], Sequence[Action]]) -> Action:
         """A frozen seat skips its decisions (Chillbane): it passes, stops or takes nothing
         where it may; where it must choose, the engine takes the first legal choice. No event
         is logged (the replay makes the same choice)."""
@@ -877,14 +880,14 @@ class GameCore:
 
     def ask_at(
         self, step: str, players: tuple[PlayerId, ...], rule: str,
-        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
+        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], Sequence[Action]],
     ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
         """A decision at ``step`` (a mode's own steps: TT-2, TT-4)."""
         return (yield from self._ask(step, players, rule, check, options))
 
     def ask(
         self, players: tuple[PlayerId, ...], rule: str,
-        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], list[Action]],
+        check: Callable[[PlayerId, Action], None], options: Callable[[PlayerId], Sequence[Action]],
     ) -> Generator[Decision, tuple[PlayerId, Action], tuple[PlayerId, Action]]:
         """A decision at the current step, for ability code."""
         return (yield from self._ask(self.step, players, rule, check, options))
@@ -1061,7 +1064,7 @@ class GameCore:
 
     # --- chance outcomes card text asks for (a deck's top or bottom card, a random hand card) --
     def _chance_card(self, ps: PlayerState, step: str, check: Callable[[PlayerId, Action], None],
-                     options: Callable[[PlayerId], list[Action]]) -> Generator[
+                     options: Callable[[PlayerId], Sequence[Action]]) -> Generator[
             Decision, tuple[PlayerId, Action], Card]:
         """A tabletop log's recorded chance outcome (``Draw`` or ``Reveal``) by ``ps``."""
         self.step = step

@@ -79,7 +79,7 @@ def _rank(c: Card) -> int:
 def choose(game: GameCore, seat: PlayerId, d: Decision) -> Action:
     """The bot's choice at decision ``d`` (the game checks it like any other)."""
     ps = game.players[seat]
-    legal = d.options(seat)
+    legal = list(d.options(seat))  # a list: the rows filter and index it
     controller = game.controller(seat)
     if controller is not seat and game.table.side_of(seat) == _HUMAN_SIDE:
         # card text gave the bot the human's decisions (the bot's own seat, controlled by the
@@ -236,7 +236,7 @@ def tied_steps(game: GameCore, seat: PlayerId, d: Decision) -> list[Action]:
     ps = game.players[seat]
     if d.step != "C10" or game.controller(seat) is not seat:
         return []
-    legal = d.options(seat)
+    legal = list(d.options(seat))  # a list: the rows filter and index it
     if not any(isinstance(a, Combo | Pump) for a in legal):
         return []
     rules = BOT_RULES.get(ps.character.id)
