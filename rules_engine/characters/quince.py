@@ -32,7 +32,7 @@ Responsibility: Quince's ability hooks. Decisions of this module's making (docs/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations, pairwise, product
 from math import prod
 from typing import TYPE_CHECKING, ClassVar, overload
@@ -148,15 +148,16 @@ class TruthChoices(Sequence[Action]):
                 and all(a < b for a, b in pairwise(ranks))
                 and action == self._choice(action.cards))
 
-    def best(self, value: Callable[[Card], int]) -> Action:
-        """The first choice (in list order) with the most cards and, among those, the highest
-        total ``value``: ``max`` over the list by ``(len(cards), total value)``, without the
-        list. The total is the sum of each rank's best card, so the first best choice of a
-        set of ranks takes each rank's first best card; the first best set of ranks wins."""
+    def best(self) -> Action:
+        """The greedy bot's pick (BOT-QUINCE): the first choice in list order with the most
+        cards and, among those, the highest total value (``_value``): ``max`` over the list by
+        ``(len(cards), total value)``, without the list. The total is the sum of each rank's
+        best card, so the first best choice of a set of ranks takes each rank's first best
+        card; the first best set of ranks wins."""
         k = min(TRUTHS_MAX, len(self._by_rank))
-        tops = [max(cards, key=value) for cards in self._by_rank]  # max keeps the first best
+        tops = [max(cards, key=_value) for cards in self._by_rank]  # max keeps the first best
         best_ranks = max(combinations(range(len(self._by_rank)), k),
-                         key=lambda rs: sum(value(tops[r]) for r in rs))
+                         key=lambda rs: sum(_value(tops[r]) for r in rs))
         return self._choice(tuple(tops[r] for r in best_ranks))
 
 
@@ -517,7 +518,7 @@ class QuinceRules(CharacterRules):
     def bot_choice(self, ctx: AbilityContext, ps: PlayerState,
                    legal: Sequence[Action]) -> Action | None:
         if isinstance(legal, TruthChoices):  # Two Truths' choose, worked out from the ranks
-            return legal.best(_value)
+            return legal.best()
         uses = [a for a in legal if isinstance(a, UseAbility)]
         if not uses:
             return None

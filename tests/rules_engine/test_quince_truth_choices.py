@@ -19,25 +19,25 @@ from .helpers import P1, cards
 from .test_quince import _truths
 
 
+def _by_rank(discard: list[Card]) -> list[tuple[Card, ...]]:
+    """The discard pile's cards of ranks 3 through King, by rank (ascending), in pile order."""
+    by_rank: dict[Rank, list[Card]] = {}
+    for c in discard:
+        if c.rank is not None and Rank.THREE <= c.rank <= Rank.KING:
+            by_rank.setdefault(c.rank, []).append(c)
+    return [tuple(by_rank[r]) for r in sorted(by_rank)]
+
+
 def _listed(discard: list[Card]) -> list[UseAbility]:
     """The choices as the list the engine made before (every k, ranks ascending, cards in
     discard-pile order, the last rank varying fastest)."""
-    by_rank: dict[Rank, list[Card]] = {}
-    for c in discard:
-        if c.rank is not None and Rank.THREE <= c.rank <= Rank.KING:
-            by_rank.setdefault(c.rank, []).append(c)
-    ranks = sorted(by_rank)
+    groups = _by_rank(discard)
     return [UseAbility(TWO_TRUTHS, cards=tuple(cs), option=CHOOSE)
-            for k in range(4) for rs in combinations(ranks, k)
-            for cs in product(*(by_rank[r] for r in rs))]
+            for k in range(4) for rs in combinations(groups, k) for cs in product(*rs)]
 
 
 def _choices(discard: list[Card]) -> TruthChoices:
-    by_rank: dict[Rank, list[Card]] = {}
-    for c in discard:
-        if c.rank is not None and Rank.THREE <= c.rank <= Rank.KING:
-            by_rank.setdefault(c.rank, []).append(c)
-    return TruthChoices([tuple(by_rank[r]) for r in sorted(by_rank)])
+    return TruthChoices(_by_rank(discard))
 
 
 def test_the_choices_are_the_list_in_order_by_length_index_and_membership() -> None:
@@ -78,7 +78,7 @@ def test_the_greedy_pick_is_the_lists_first_best() -> None:
         discard = rng.sample(deck, rng.randrange(1, 46))
         listed = _listed(discard)
         expected = max(listed, key=lambda a: (len(a.cards), sum(_value(c) for c in a.cards)))
-        assert _choices(discard).best(_value) == expected
+        assert _choices(discard).best() == expected
 
 
 def test_a_two_truths_decision_lists_its_choices_and_takes_the_bots_picks__AB_2() -> None:
