@@ -11,7 +11,8 @@ explicit patterns only, so that prose is never mistaken for a reference:
   package's own section (```game/core.py```, ```data/characters.json```), as the end of some
   path in the repository. A bare file name (```test_jaina.py```) must exist somewhere. A
   placeholder segment (``<id>``, ``*``, ``{x}``, ``...``) ends the path: what comes before it
-  must exist;
+  must exist. A path the repository's .gitignore ignores (``.venv/``, ``build/``) is made by a
+  command and passes;
 - a dotted name in backticks whose first part is one of the project's packages
   (```matches.engine.log_judge```): the longest prefix that is a module must exist, and the
   next part must be named in that module's source;
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from fnmatch import fnmatch
 from functools import cache
 from pathlib import Path
 
@@ -35,14 +37,27 @@ ROOT = Path(__file__).resolve().parent.parent
 SKIPPED_DIRS = {".git", ".venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis",
                 "__pycache__", "node_modules", "build", "staticfiles"}
 
-# Paths the docs may name that a command creates, with the command that does: they do not
-# exist in a fresh clone.
-GENERATED = {
-    ".venv": "make setup (and every make target that installs)",
-    "build": "make bench-compiled / make test-compiled (the mypyc copy)",
-    "staticfiles": "manage.py collectstatic",
-    "db.sqlite3": "make run (the embedded database)",
-}
+# Paths the docs may name that a command creates (the virtualenv, the compiled engine, the
+# collected static files, the embedded database): whatever the repository's .gitignore ignores.
+@cache
+def ignored_patterns() -> tuple[str, ...]:
+    lines = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    return tuple(line.strip().strip("/") for line in lines
+                 if line.strip() and not line.startswith(("#", "!")))
+
+
+def generated(path: str) -> bool:
+    """Whether ``path``, or a folder it is in, is ignored by git: made by a command. As in
+    .gitignore, a pattern with no slash matches a name at any depth, one with a slash the path
+    from the root."""
+    segments = path.strip("/").split("/")
+    for n in range(1, len(segments) + 1):
+        prefix = "/".join(segments[:n])
+        for pattern in ignored_patterns():
+            if fnmatch(prefix if "/" in pattern else segments[n - 1], pattern):
+                return True
+    return False
+
 
 # Docs that another branch of this session adds; named here so this branch's README may link
 # them before the merge. Remove an entry once the file is on main.
@@ -119,8 +134,7 @@ def _exists(path: str) -> bool:
     path = path.strip("/")
     if path in files or path in folders:
         return True
-    first = path.split("/", 1)[0]
-    if first in GENERATED or path in PENDING:
+    if generated(path) or path in PENDING:
         return True
     # a partial path, written inside a package's own section
     return any(f.endswith("/" + path) for f in files | folders)
@@ -144,13 +158,14 @@ def path_problem(doc: Path, span: str) -> str | None:
         return None
     span = span.split("#", 1)[0].split("::", 1)[0]
     files, folders = tree()
-    top = {p for p in files | folders if "/" not in p} | set(GENERATED)
+    top = {p for p in files | folders if "/" not in p} | {
+        p for p in ignored_patterns() if "/" not in p and "*" not in p}
     if "/" not in span:
         if PLACEHOLDER.search(span) or Path(span).suffix not in BARE_EXTENSIONS:
             return None
         if not re.fullmatch(r"[\w.-]+", span):
             return None
-        ok = span in basenames() or span in top or span in PENDING
+        ok = span in basenames() or span in top or span in PENDING or generated(span)
         return None if ok else f"no file named {span!r}"
     if not re.fullmatch(r"[\w./<>*{}-]+", span):
         return None
@@ -296,7 +311,7 @@ def test_what_exists_and_what_is_not_a_reference_pass() -> None:
         "`matches/services/submission.py`, `game/core.py`, `data/characters.json`,",
         "`test_jaina.py`, `rules_engine/characters/<id>.py`, `tests/rules_engine/data/*.yomilog`,",
         "`docs/`, `.venv/bin/python`, `build/compiled`, [style](style.md), `../README.md`,",
-        "`chart.json`, `./rules/characters/<id>.md`,",
+        "`chart.json`, `./rules/characters/<id>.md`, `rules_engine/__pycache__/x.pyc`,",
         "[the code](../matches/tasks.py), `matches.engine.log_judge`, `rules_engine.__version__`,",
         "`TR-5/TR-6`, `ws/rooms/<id>/`, `/accounts/signup/`, `$.events[3].card`, `opt.*`,",
         "`Game.for_teams(mode, teams)`, `settings.MATCH_RESULT_LISTENERS`, make sure to make it,",
