@@ -5,16 +5,16 @@ explicit patterns only, so that prose is never mistaken for a reference:
 
 - a relative link or image, ``[text](path)``: the file (or folder) must exist, relative to the
   doc;
-- a path in backticks, ```matches/services/submission.py```: a span with no spaces whose first
+- a path in backticks, such as `matches/services/submission.py`: a span with no spaces whose first
   segment is a top-level entry of the repository, or whose last segment ends in a source
   extension. It must exist from the repository's root or, for a partial path written inside a
-  package's own section (```game/core.py```, ```data/characters.json```), as the end of some
-  path in the repository. A bare file name (```test_jaina.py```) must exist somewhere. A
+  package's own section (`game/core.py`, `data/characters.json`), as the end of some
+  path in the repository. A bare file name (`test_jaina.py`) must exist somewhere. A
   placeholder segment (``<id>``, ``*``, ``{x}``, ``...``) ends the path: what comes before it
   must exist. A path the repository's .gitignore ignores (``.venv/``, ``build/``) is made by a
   command and passes;
 - a dotted name in backticks whose first part is one of the project's packages
-  (```matches.engine.log_judge```): the longest prefix that is a module must exist, and the
+  (`matches.engine.log_judge`): the longest prefix that is a module must exist, and the
   next part must be named in that module's source;
 - in code (backticks or fenced blocks): ``make X`` (X a target of the Makefile),
   ``python -m X`` (a project module with a file to run, or a module the environment can
