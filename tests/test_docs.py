@@ -320,3 +320,19 @@ def test_what_exists_and_what_is_not_a_reference_pass() -> None:
         ".venv/bin/python manage.py seed_demo && .venv/bin/python manage.py migrate", "```",
     ])
     assert problems_in(doc, text) == []
+
+
+def test_the_readmes_figures_are_performance_mds_with_their_commands() -> None:
+    """README's figures table repeats docs/performance.md's current figures (one source: a
+    figure changed there and not here fails) and names the command that measures each."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    performance = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    section = readme.split("## How fast it is", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines()
+            if line.startswith("|") and not set(line) <= set("|- ") and "figure" not in line]
+    assert rows, "README has no figures table under 'How fast it is'"
+    for row in rows:
+        figure, now, _target, command = (cell.strip() for cell in row.strip("|").split("|"))
+        assert re.fullmatch(r"`[^`]+`", command), f"{figure}: no command"
+        for number in re.findall(r"\d[\d,.]*(?:x|\s?ms)?(?:\u2013\d[\d,.]*x?)?", now):
+            assert number in performance, f"{figure}: {number} is not in docs/performance.md"
