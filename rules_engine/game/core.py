@@ -474,9 +474,7 @@ class GameCore:
         """A snapback (SB-2; a tag later): ``side``'s benched seat becomes active and the active
         one goes to the bench; initiative stays with the side."""
         seats = self.table.sides[side]
-        swapped = (seats[1], seats[0], *seats[2:])
-        a, b = self.table.sides
-        self.seat_table(Table((swapped, b) if side == 0 else (a, swapped)))
+        self.seat_table(self.table.swapped(side))
         self._index_rules()
         if self.initiative is seats[0]:
             self.initiative = seats[1]
@@ -486,11 +484,13 @@ class GameCore:
         return self._opponent_of[ps.player]
 
     def opponents(self, ps: PlayerState) -> list[PlayerState]:
-        return [self.players[s] for s in self.table.opponents(ps.player)]
+        """The seats of the other side still in play (a defeated one has left, TG-KO)."""
+        return [self.players[s] for s in self.table.sides[1 - self.table.side_of(ps.player)]]
 
     def partner(self, ps: PlayerState) -> PlayerState | None:
+        """``ps``'s teammate while it is in play (None once it has left, TG-KO)."""
         seat = self.table.partner(ps.player)
-        return None if seat is None else self.players[seat]
+        return None if seat is None or seat not in self.table.seats else self.players[seat]
 
     def in_combat(self, ps: PlayerState) -> bool:
         return ps is self.actives[0] or ps is self.actives[1]
