@@ -103,6 +103,10 @@ _COMBAT, _COMBO, _DECK, _DISCARD, _BANISHED = (Zone.COMBAT, Zone.COMBO, Zone.DEC
                                                Zone.BANISHED)
 
 
+# the team modes' steps whose choice is a pick: nobody of the side is in play (TT-2, TT-4)
+_PICK_STEPS = ("TT-2", "TT-4")
+
+
 def _text_names(ps: PlayerState) -> list[str]:
     """The names of a character's innates and card abilities (a modifier's ``source``)."""
     return [i.name for i in ps.character.innates] + [a.name for a in ps.character.abilities]
@@ -134,6 +138,7 @@ class GameCore:
         "players", "recorded", "rng", "rules", "ruleset", "seated", "seed",
         "shares_damage", "skip_to_combat", "step", "table", "teams", "timeout_triggered",
         "turn",
+        "acting",
     )
 
     def __init__(
@@ -208,6 +213,9 @@ class GameCore:
         self.outcome: Outcome | None = None
         self.events_applied = 0
         self.history: list[tuple[PlayerId, Action]] = []
+        # the character that made each choice of ``history`` (None for a team mode's pick:
+        # nobody of the side is in play); a version-2 log names it (Game.to_log)
+        self.acting: list[str | None] = []
         self.timeout_triggered = False
         self.combat = Combat()
         # AS-9 / AS-16 (rules_engine.assists): active seat -> its benched partner, who takes the
@@ -298,6 +306,8 @@ class GameCore:
             self.check(player, action)
         self.events_applied += 1
         self.history.append((player, action))
+        self.acting.append(None if self.step in _PICK_STEPS
+                           else self.players[player].character.id)
         self._advance((player, action))
 
     def state(self, player: PlayerId) -> PlayerState:
