@@ -20,7 +20,6 @@ from rules_engine.actions import (
 )
 from rules_engine.bots import Bot, make_bot
 from rules_engine.cards import CARDS_BY_CODE, characters
-from rules_engine.choices import describe
 from rules_engine.game import Game
 from rules_engine.log import LogEvent, MatchLog, parse_event, seat_names
 from rules_engine.table import Table
@@ -192,13 +191,6 @@ def action_parse(seat: PlayerId, data: object, game: Game, mode: str = VERSUS) -
     body = {k: v for k, v in data.items() if k not in ("player", "character")}
     return _event_of(mode, game, seat.name, body, acting_character(game, seat),
                      "$.action").action
-
-
-def action_label(action: Action, game: Game | None = None,
-                 player: PlayerId | None = None) -> str:
-    """What a button says: the engine's description of the choice (:mod:`rules_engine.choices`:
-    cards with suits, the move a card plays, the character a pick or a tag brings in)."""
-    return describe(game, player, action).label
 
 
 def playable_characters() -> dict[str, str]:

@@ -94,11 +94,17 @@ class Choice:
     incoming: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The description as plain data (the action's own log form under ``action``)."""
-        return {"label": self.label, "kind": self.kind, "cards": list(self.cards),
-                "option": self.option, "ability": self.ability, "move": self.move,
-                "move_name": self.move_name, "speed": self.speed, "damage": self.damage,
-                "incoming": self.incoming, "action": self.action.to_json()}
+        """The description as plain data: ``label``, ``kind``, ``action`` (the action's own log
+        form, what a client sends back) and ``cards`` always; ``option``, ``ability``,
+        ``move``, ``move_name``, ``speed``, ``damage`` and ``incoming`` where they apply (a
+        decision can offer thousands of choices: a room sends them all)."""
+        out: dict[str, Any] = {"label": self.label, "kind": self.kind,
+                               "action": self.action.to_json(), "cards": list(self.cards)}
+        for key in ("option", "ability", "move", "move_name", "speed", "damage", "incoming"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
 
 
 def _find(owner: Character | None, card: Card, move: MoveType | None,
