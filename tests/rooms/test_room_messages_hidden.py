@@ -40,7 +40,7 @@ def _leaks(messages: dict[str, dict[str, Any]], game: Game, seats: list[RoomSeat
         for seat, entry in message["view"]["players"].items():
             mine = audience != PUBLIC and (
                 seat == audience or controls.get(seat) == audience
-                or len(seats) > 2 and side.get(seat) == side.get(audience))
+                or (len(seats) > 2 and side.get(seat) == side.get(audience)))
             if "hand" in entry and not (mine or seat in bots):
                 out.append(f"{audience} got {seat}'s hand at {game.turn} {game.step}")
             for key in ("deck_top", "deck_bottom"):
@@ -61,16 +61,15 @@ def _play(room: Room, users: dict[str, Any], seed: int) -> tuple[int, int]:
     """Play the room to its end by listed choices; check every audience's message before each
     choice and at the end. Returns (positions, messages) checked."""
     rng = random.Random(seed)
-    positions = messages = 0
+    messages = 0
     leaks: list[str] = []
-    for _ in range(5000):
+    for positions in range(1, 5000):
         room.refresh_from_db()
         seats = room_seats(room)
         game = room_game(room, seats)
         assert game is not None
         sent = room_states(room, seats, game)
         leaks += _leaks(sent, game, seats)
-        positions += 1
         messages += len(sent)
         if room.status == Room.Status.FINISHED:
             assert leaks == []
@@ -158,8 +157,8 @@ def test_a_training_rooms_messages_show_the_bots_hand_and_no_other() -> None:
 
 def test_the_check_sees_a_leak() -> None:
     # the check itself: a message carrying an opponent's hand is reported
-    room, users = _team_room(Match.Mode.TAG_TEAM, (2, 2),
-                             {"P1": "grave", "P2": "rook", "P3": "jaina", "P4": "lum"}, 3)
+    room, _ = _team_room(Match.Mode.TAG_TEAM, (2, 2),
+                         {"P1": "grave", "P2": "rook", "P3": "jaina", "P4": "lum"}, 3)
     seats = room_seats(room)
     game = room_game(room, seats)
     assert game is not None

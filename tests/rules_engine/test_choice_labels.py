@@ -17,7 +17,7 @@ import pytest
 
 from rules_engine.actions import Action, Commit, Pass, UseAbility
 from rules_engine.bots import make_bot
-from rules_engine.cards import MoveType, card, characters
+from rules_engine.cards import card, characters
 from rules_engine.characters.quince import TruthChoices
 from rules_engine.choices import Choices, describe
 from rules_engine.game import Game
