@@ -23,32 +23,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
-from rules_engine.actions import (
-    Accept,
-    Action,
-    Assist,
-    BotTie,
-    Combo,
-    Commit,
-    Discard,
-    Draw,
-    FaceDown,
-    Keep,
-    NoCard,
-    Pass,
-    PayAces,
-    Pick,
-    PowerUp,
-    Pump,
-    Reveal,
-    Search,
-    Snapback,
-    Stop,
-    Swap,
-    Tag,
-    UseAbility,
-    WinInitiative,
-)
+from rules_engine import actions as act
+from rules_engine.actions import Action
 from rules_engine.cards import Card, Character, Move, MoveType, characters
 
 if TYPE_CHECKING:
@@ -141,7 +117,7 @@ def _move_fields(move: MoveType | None, name: str | None, found: Move | None,
             "damage": None if found is None else found.damage}
 
 
-def _ability_label(action: UseAbility) -> str:
+def _ability_label(action: act.UseAbility) -> str:
     """ "Blackjack: deal", "Two Truths: choose 5♦, Queen♥", "Jackpot with 7♥"."""
     text = action.ability
     if action.card is not None:
@@ -166,32 +142,32 @@ def describe(game: GameCore | None, player: PlayerId | None, action: Action) -> 
     state = game.state(player) if game is not None and player is not None else None
     own = state.character if state is not None else None
     kind = action.kind
-    if isinstance(action, Commit):
+    if isinstance(action, act.Commit):
         played, found = _played(own, action.card, action.move, action.name)
         return Choice(action, f"Commit {played}", kind, _codes((action.card,)),
                       **_move_fields(action.move, action.name, found))
-    if isinstance(action, Combo):
+    if isinstance(action, act.Combo):
         played, found = _played(own, action.card, action.move, action.name)
         text = f"Combo {played}"
         if action.aces:
             text += f", paying Aces {cards_label(action.aces)}"
         return Choice(action, text, kind, _codes((action.card,), action.aces),
                       **_move_fields(action.move, action.name, found))
-    if isinstance(action, Assist):
+    if isinstance(action, act.Assist):
         played, found = _played(own, action.card, action.move, action.name)
         return Choice(action, f"Assist with {played}, discard {card_label(action.cost)}", kind,
                       _codes((action.card, action.cost)),
                       **_move_fields(action.move, action.name, found))
-    if isinstance(action, UseAbility):
+    if isinstance(action, act.UseAbility):
         return Choice(action, _ability_label(action), kind, _codes((action.card,), action.cards),
                       option=action.option, ability=action.ability)
-    if isinstance(action, Tag):
+    if isinstance(action, act.Tag):
         return _tag(game, state, action)
-    if isinstance(action, Pick):
+    if isinstance(action, act.Pick):
         known = characters().get(action.incoming)
         return Choice(action, f"Send in {known.name if known else action.incoming}", kind,
                       incoming=action.incoming)
-    if isinstance(action, BotTie):
+    if isinstance(action, act.BotTie):
         # the bot's next step, named with the bot's moves (its seat: the human's opponent)
         bot = game.opponent(state) if game is not None and state is not None else None
         inner = describe(game, None if bot is None else bot.player, action.choice)
@@ -204,39 +180,39 @@ def describe(game: GameCore | None, player: PlayerId | None, action: Action) -> 
 def _simple(action: Action) -> Choice:
     """The kinds that name cards (or nothing) and no move."""
     kind = action.kind
-    if isinstance(action, Snapback):
+    if isinstance(action, act.Snapback):
         return Choice(action, f"Snapback (discard {card_label(action.card)}): the opponent "
                               "switches out", kind, _codes((action.card,)))
-    if isinstance(action, Draw | Reveal | FaceDown):
+    if isinstance(action, act.Draw | act.Reveal | act.FaceDown):
         verb = {"draw": "Draw", "reveal": "Reveal", "face_down": "Put face down"}[kind]
         return Choice(action, f"{verb} {card_label(action.card)}", kind, _codes((action.card,)))
-    if isinstance(action, PayAces):
+    if isinstance(action, act.PayAces):
         return Choice(action, f"Pay Aces {cards_label(action.cards)}", kind,
                       _codes(action.cards))
-    if isinstance(action, Discard):
+    if isinstance(action, act.Discard):
         return Choice(action, f"Discard {cards_label(action.cards)}", kind, _codes(action.cards))
-    if isinstance(action, Pump):
+    if isinstance(action, act.Pump):
         return Choice(action, f"Pump move {action.target + 1} with {cards_label(action.cards)}",
                       kind, _codes(action.cards), option=str(action.target + 1))
-    if isinstance(action, Search):
+    if isinstance(action, act.Search):
         return Choice(action, f"Take Aces from {_aces(action.from_discard)}, deck: "
                               f"{cards_label(action.from_deck)}", kind,
                       _codes(action.from_discard, action.from_deck))
-    if isinstance(action, PowerUp):
+    if isinstance(action, act.PowerUp):
         return Choice(action, f"Power up: sets {cards_label(action.sets)}; Aces from "
                               f"{_aces(action.from_discard)}, deck: "
                               f"{cards_label(action.from_deck)}", kind,
                       _codes(action.sets, action.from_discard, action.from_deck))
-    fixed = {Pass: "Pass", Accept: "Accept", Stop: "Stop", NoCard: "No card",
-             Keep: "Keep the committed card", WinInitiative: "Win the initiative",
-             Swap: "Swap the assist in"}
+    fixed = {act.Pass: "Pass", act.Accept: "Accept", act.Stop: "Stop", act.NoCard: "No card",
+             act.Keep: "Keep the committed card", act.WinInitiative: "Win the initiative",
+             act.Swap: "Swap the assist in"}
     text = fixed.get(type(action))
     if text is None:  # a kind added later: the engine's wording until it is named here
         text = str(action)[:1].upper() + str(action)[1:]
     return Choice(action, text, kind)
 
 
-def _tag(game: GameCore | None, state: Any, action: Tag) -> Choice:
+def _tag(game: GameCore | None, state: Any, action: act.Tag) -> Choice:
     partner = game.partner(state) if game is not None and state is not None else None
     incoming = partner.character.name if partner is not None else "your partner"
     kind = action.kind
