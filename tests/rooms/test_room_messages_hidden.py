@@ -81,7 +81,7 @@ def _play(room: Room, users: dict[str, Any], seed: int) -> tuple[int, int]:
     raise AssertionError("the game did not end")
 
 
-def _team_room(mode: str, sizes: tuple[int, int], picks: dict[str, str], seed: int,
+def _team_room(mode: str, sizes: tuple[int, int], picks: dict[str, Any], seed: int,
                ) -> tuple[Room, dict[str, Any]]:
     match = match_create(mode=mode, side_1=[PlayerFactory() for _ in range(sizes[0])],
                          side_2=[PlayerFactory() for _ in range(sizes[1])])
@@ -104,6 +104,8 @@ ROOMS = {
     "dramatic_battle_pair_first": (Match.Mode.DRAMATIC_BATTLE, (2, 1),
                                    {"P1": "grave", "P3": "persephone", "P2": "midori"}, 22),
     "versus": (Match.Mode.VERSUS, (1, 1), {"P1": "persephone", "P2": "grave"}, 23),
+    "triple_threat": (Match.Mode.TRIPLE_THREAT, (1, 1),
+                      {"P1": ["persephone", "grave", "jaina"], "P2": ["rook", "lum", "zane"]}, 24),
 }
 
 
