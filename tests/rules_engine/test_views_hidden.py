@@ -43,7 +43,10 @@ def _played(mode: Mode, sides: tuple[tuple[str, ...], tuple[str, ...]], seed: in
             ) -> Iterator[Game]:
     """The game before each of its events and once at the end (bots playing both sides)."""
     game = Game.new(mode, sides, seed=seed)
-    bots = (make_bot("random", seed), make_bot("greedy", seed + 1))
+    # the stronger (greedy) bot on either side in turn: side A's first character is knocked
+    # out in some games (the reported leak), and Survival runs reach a second bot in others
+    kinds = ("greedy", "random") if seed % 2 else ("random", "greedy")
+    bots = (make_bot(kinds[0], seed), make_bot(kinds[1], seed + 1))
     yield game
     while not game.is_over:
         player = game.acting_players[0]
