@@ -132,13 +132,12 @@ class GameCore:
     __slots__ = (
         "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
         "_held", "_hooked", "_known_bottom", "_known_top", "_listeners", "_opponent_of",
-        "_orders", "_overriders", "_reactors", "actives", "bouts", "combat", "controllers",
-        "derived", "diagnosing", "events_applied", "first_initiative", "fresh_bout",
-        "frozen", "history", "initiative", "journal", "mode", "modifiers", "outcome",
-        "players", "recorded", "rng", "rules", "ruleset", "seated", "seed",
-        "shares_damage", "skip_to_combat", "step", "table", "teams", "timeout_triggered",
-        "turn",
-        "acting",
+        "_orders", "_overriders", "_reactors", "acting", "actives", "bouts", "combat",
+        "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
+        "first_initiative", "fresh_bout", "frozen", "history", "initiative", "journal", "mode",
+        "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated",
+        "seed", "shares_damage", "skip_to_combat", "step", "table", "teams",
+        "timeout_triggered", "turn",
     )
 
     def __init__(
@@ -154,6 +153,9 @@ class GameCore:
         from rules_engine.characters import rules_for
 
         self.ruleset = ruleset
+        # the ruleset as declared (what a log of this game names); a mode may play under a
+        # changed one (Training removes the Jokers whatever it says, TR-1)
+        self.declared_ruleset = ruleset
         # the mode's strategy (Versus unless told) and each side's roster; in Versus the two
         # characters are in play from the start, in a team mode they enter when picked (TT-2)
         self.mode = mode if mode is not None else ModeRules()

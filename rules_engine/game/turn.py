@@ -148,14 +148,14 @@ class Game(Views):
         teams = self.teams
         firsts = (teams[0].characters[0], teams[1].characters[0])
         if self.mode.mode is Mode.VERSUS:
-            return MatchLog(characters=firsts, seed=self.seed, ruleset=self.ruleset,
+            return MatchLog(characters=firsts, seed=self.seed, ruleset=self.declared_ruleset,
                             result=result, names=names,
                             events=tuple(LogEvent(p, a) for p, a in self.history))
         sides = tuple(t.members if c is None else Team.of(t.characters, c).members
                       for t, c in zip(teams, controllers, strict=True))
-        return MatchLog(characters=firsts, seed=self.seed, ruleset=self.ruleset, result=result,
-                        names=names, mode=self.mode.mode, sides=(sides[0], sides[1]),
-                        version=2,
+        return MatchLog(characters=firsts, seed=self.seed, ruleset=self.declared_ruleset,
+                        result=result, names=names, mode=self.mode.mode,
+                        sides=(sides[0], sides[1]), version=2,
                         events=tuple(LogEvent(p, a, c) for (p, a), c
                                      in zip(self.history, self.acting, strict=True)))
 

@@ -98,6 +98,14 @@ def test_a_side_the_mode_does_not_take_is_refused_by_name(
         Game.new(mode, teams, seed=1)
 
 
+def test_a_log_names_the_ruleset_declared_not_the_one_a_mode_plays_under() -> None:
+    # Training removes the Jokers whatever the ruleset says (TR-1); its log keeps the ruleset
+    game = Game.new(Mode.TRAINING, ("grave", "jaina"), seed=4, ruleset=Ruleset(maxTurns=30))
+    assert game.ruleset != game.declared_ruleset
+    assert game.to_log().ruleset == Ruleset(maxTurns=30)
+    assert game.to_log().to_json()["ruleset"] == {"maxTurns": 30}
+
+
 def test_a_training_game_is_always_seeded() -> None:
     with pytest.raises(ValueError, match="TR-5"):
         Game.new(Mode.TRAINING, ("grave", "jaina"), seed=None)
