@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
 from matches.owners import owner_room_decision_seconds, owner_room_picks
-from rooms import games, services
+from rooms import games, presentation, services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
 from rooms.selectors import (
@@ -33,6 +33,18 @@ def room_page(request: HttpRequest, pk: int) -> HttpResponse:
         "my_seats": " ".join(room_seats_of(seats, request.user)),
         "device": room_is_device(room, request.user),
     })
+
+
+@require_http_methods(["GET"])
+def character_card(request: HttpRequest, cid: str) -> JsonResponse:
+    """A character's card and its cards' faces (public: the printed cards), for the room's
+    page to draw cards as cards; cached by browsers for a day."""
+    card = presentation.character_card(cid)
+    if card is None:
+        raise Http404(f"there is no character {cid!r}")
+    response = JsonResponse(card)
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @require_http_methods(["GET", "POST"])
