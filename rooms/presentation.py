@@ -177,8 +177,9 @@ def decision(game: Game, seat: PlayerId, legal: Sequence[Action],
     choices: list[dict[str, Any]] = []
     pickers: list[dict[str, Any]] = []
     for members in groups.values():
-        lists = [f for f, _ in _card_fields(members[0][1]) if f in CARD_LIST_FIELDS]
-        if len(members) > PICKER_OVER and lists:
+        lists = [f for f in CARD_LIST_FIELDS
+                 if len(members) > PICKER_OVER and any(f in data for _, data in members)]
+        if lists:
             pickers.append(_picker(members, lists, zones, label))
             continue
         for action, data in members:

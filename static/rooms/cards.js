@@ -73,22 +73,20 @@
     const suit = code && code[0] !== "X" ? code.slice(1) : "X";
     attrs.class = `card suit-${suit}` + (attrs.class ? " " + attrs.class : "");
     const node = el("button", attrs);
-    const text = describe(code, cid);
-    node.title = text;
-    node.setAttribute("aria-label", text);
-    node.appendChild(el("span", {class: "corner", "aria-hidden": "true"}, short(code)));
+    node.title = describe(code, cid);  // the whole text on hover (and in the detail panel on tap)
+    node.appendChild(el("span", {class: "corner"}, short(code)));
     const d = data(cid);
     if (code && code[0] === "X") {
-      node.appendChild(el("span", {class: "end", "aria-hidden": "true"}, "Gold Burst / Rewind"));
+      node.appendChild(el("span", {class: "end"}, "Gold Burst / Rewind"));
     } else if (d && d.ranks && code) {
       for (const m of d.ranks[code[0]] || []) {
-        const end = el("span", {class: `end move-${m.type}`, "aria-hidden": "true"});
+        const end = el("span", {class: `end move-${m.type}`});
         end.appendChild(el("b", {}, m.name || m.type));
         end.appendChild(el("small", {}, [m.name ? m.type : "", ...moveStats(m)].filter(Boolean).join(" \u00b7 ")));
         node.appendChild(end);
       }
       for (const a of d.abilities[code[0]] || []) {
-        node.appendChild(el("span", {class: "ability", "aria-hidden": "true"}, "\u2605 " + a.name));
+        node.appendChild(el("span", {class: "ability"}, "\u2605 " + a.name));
       }
     }
     return node;

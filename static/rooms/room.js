@@ -272,6 +272,7 @@
     return myCharacter(s);
   }
 
+  let fresh = new Set();  // the cards selectable with nothing selected
   function cardButton(s, code, cid, key, can) {
     const b = Cards.card(code, cid, {"data-key": key, "data-zone": key.split(":")[0]});
     if (can.has(key)) {
@@ -280,7 +281,9 @@
     }
     b.addEventListener("click", () => {
       showDetail(code, cid);
-      if (b.classList.contains("legal") && !sent) toggle(key);
+      if (sent) return;
+      if (b.classList.contains("legal")) toggle(key);
+      else if (fresh.has(key)) { selected = [key]; renderDecision(state); }  // start again on it
     });
     return b;
   }
@@ -301,7 +304,7 @@
   function renderTray(s, can) {
     tray.replaceChildren();
     const zones = {};
-    for (const key of can) {
+    for (const key of new Set([...can, ...fresh])) {
       const [zone, code] = key.split(":");
       if (zone === "hand") continue;
       (zones[zone] = zones[zone] || []).push(code);
@@ -329,6 +332,10 @@
     }
     if (selectedFor !== s.decision) { selected = []; selectedFor = s.decision; sent = false; }
     const can = selectable(s);
+    const kept = selected;
+    selected = [];
+    fresh = selectable(s);
+    selected = kept;
     renderHand(s, can);
     renderTray(s, can);
     const offers = offered(s);
