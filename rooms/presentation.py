@@ -246,7 +246,7 @@ _log_lock = threading.Lock()
 LOG_CACHE_SIZE = 256
 
 
-def _partial_log(game: Game, seed: int | None, picks: Sequence[str], mode: str,
+def partial_log(game: Game, seed: int | None, picks: Sequence[str], mode: str,
                  acting: Sequence[str | None]) -> MatchLog:
     """The game so far as a log (no result): what the timeline reads."""
     if mode == Mode.VERSUS.value:
@@ -274,7 +274,7 @@ def turn_log(key: Any, game: Game, seed: int | None, picks: Sequence[str], mode:
     turns: list[TurnSummary] = []
     if mode not in _NO_LOG and (mode == Mode.VERSUS.value or len(acting) == len(game.history)):
         try:
-            turns = [t for t in timeline(_partial_log(game, seed, picks, mode, acting))
+            turns = [t for t in timeline(partial_log(game, seed, picks, mode, acting))
                      if t.turn < done]
         except (RulesError, ValueError, KeyError):
             # the page goes on without its log; the game itself is unaffected

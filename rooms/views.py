@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
-from matches.owners import owner_room_decision_seconds, owner_room_picks
+from matches.owners import owner_room_decision_seconds, owner_room_links, owner_room_picks
 from rooms import games, presentation, services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
@@ -32,6 +32,9 @@ def room_page(request: HttpRequest, pk: int) -> HttpResponse:
         "room": room, "seats": seats, "seat": room_seat_of(seats, request.user),
         "my_seats": " ".join(room_seats_of(seats, request.user)),
         "device": room_is_device(room, request.user),
+        # where the match belongs (an event's set and the event), as its owner says
+        "links": [{"label": label, "url": url} for label, url in
+                  (owner_room_links(room.match) if room.match is not None else [])],
     })
 
 

@@ -87,3 +87,27 @@ def play_out(match: Match, room: Room, seed: int = 7) -> None:
         services.room_choose(room_id=room.pk, user=users[seat], action=choice["action"],
                              decision=now["decision"], seat=now.get("deciding_for"))
     raise AssertionError("the game did not end")
+
+
+def quince_at_two_truths(user: Any) -> Room:
+    """A practice room (Quince against the random bot) played through the services until
+    Quince's Two Truths offers a picker: the player plays Two Truths whenever it can, else a
+    random choice."""
+    rng = random.Random(30)
+    for _ in range(6):
+        room = services.room_open_practice(user=user, name=user.username, bot="random",
+                                           character="quince", bot_character="grave")
+        for _ in range(3000):
+            room.refresh_from_db()
+            if room.status == Room.Status.FINISHED:
+                break
+            now = state(room, "P1")
+            if any(p["template"].get("ability") == "Two Truths" for p in now["pickers"]):
+                return room
+            if not now["legal"] and not now["pickers"]:
+                continue
+            plays = [c for c in now["legal"] if c["action"].get("ability") == "Two Truths"]
+            choice = plays[0] if plays else pick_choice(now, rng)
+            services.room_choose(room_id=room.pk, user=user, action=choice["action"],
+                                 decision=now["decision"])
+    raise AssertionError("no Two Truths picker came up in six games")

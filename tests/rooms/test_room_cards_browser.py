@@ -21,10 +21,10 @@ import pytest
 from django.urls import reverse
 
 from rooms import services
-from rooms.models import Room, RoomEvent
+from rooms.models import RoomEvent
 from tests.matches.factories import UserFactory, side_user
 from tests.rooms.conftest import click_a_choice, log_in
-from tests.rooms.helpers import match_room, pick_choice
+from tests.rooms.helpers import match_room, quince_at_two_truths
 from tests.rooms.helpers import state as room_state
 from tests.rooms.servers import AsgiServer
 
@@ -168,35 +168,11 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
     _shot(desk, tmp_path, "room-desktop-finished.png")
 
 
-def _quince_at_two_truths(user: Any) -> Room:
-    """A practice room (Quince against the random bot) played through the services until
-    Quince's Two Truths offers a picker: the player plays Two Truths whenever it can, else a
-    random choice."""
-    rng = random.Random(30)
-    for _ in range(6):
-        room = services.room_open_practice(user=user, name=user.username, bot="random",
-                                           character="quince", bot_character="grave")
-        for _ in range(3000):
-            room.refresh_from_db()
-            if room.status == Room.Status.FINISHED:
-                break
-            now = room_state(room, "P1")
-            if any(p["template"].get("ability") == "Two Truths" for p in now["pickers"]):
-                return room
-            if not now["legal"] and not now["pickers"]:
-                continue
-            plays = [c for c in now["legal"] if c["action"].get("ability") == "Two Truths"]
-            choice = plays[0] if plays else pick_choice(now, rng)
-            services.room_choose(room_id=room.pk, user=user, action=choice["action"],
-                                 decision=now["decision"])
-    raise AssertionError("no Two Truths picker came up in six games")
-
-
 def test_a_quince_player_makes_a_two_truths_choice_through_the_picker(
     browser: Any, asgi_server: AsgiServer, tmp_path: Path
 ) -> None:
     user = UserFactory(username="quince-picker")
-    room = _quince_at_two_truths(user)
+    room = quince_at_two_truths(user)
     now = room_state(room, "P1")
     picker = next(p for p in now["pickers"] if p["template"].get("ability") == "Two Truths")
     assert picker["count"] > 40  # a list would have had a button per combination
