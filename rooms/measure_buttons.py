@@ -25,7 +25,7 @@ MAX_EVENTS = 4000
 def measure(games_per_character: int) -> dict[str, Any]:
     ids = sorted(characters())
     worst: dict[str, Any] = {"before": (0, ""), "after": (0, ""), "after_one": (0, ""),
-                             "pickers": 0, "decisions": 0, "games": 0}
+                             "pickers": 0, "decisions": 0, "games": 0, "alike": 0}
     for cid in ids:
         others = [c for c in ids if c != cid]
         for seed in range(games_per_character):
@@ -41,10 +41,14 @@ def measure(games_per_character: int) -> dict[str, Any]:
                     legal = game.legal_actions(seat)
                     choices, pickers = presentation.decision(
                         game, seat, legal,
-                        lambda a, s=seat, g=game: games.action_label(a, g, s))
+                        lambda a, s=seat, g=game: presentation.choice_label(a, g, s))
                     where = f"{picks[0]} vs {picks[1]} seed {seed + 1} turn {game.turn} " \
                             f"{game.step} {seat.name}"
                     worst["decisions"] += 1
+                    offered: dict[tuple[str, ...], list[str]] = {}
+                    for c in choices:  # offered together: the choices on one selection
+                        offered.setdefault(tuple(sorted(c["keys"])), []).append(c["label"])
+                    worst["alike"] += sum(len(v) - len(set(v)) for v in offered.values())
                     worst["pickers"] += len(pickers)
                     for key, value in (("before", len(legal)),
                                        ("after", presentation.buttons_at(choices, pickers)),
@@ -66,6 +70,7 @@ def main() -> None:
     worst = measure(args.games)
     print(f"{worst['games']} games, {worst['decisions']} decisions "
           f"({worst['pickers']} pickers), {time.process_time() - start:.0f} s CPU")
+    print(f"choices offered together that read alike: {worst['alike']}")
     print(f"buttons per decision before (one per legal action): {worst['before'][0]} "
           f"({worst['before'][1]})")
     print(f"controls per decision now (plain buttons + selectable cards): {worst['after'][0]} "

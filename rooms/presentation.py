@@ -26,11 +26,12 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
+from rooms import games
 from rules_engine.actions import Action, Draw, UseAbility
 from rules_engine.cards import Card, Character, Move, characters
 from rules_engine.errors import RulesError
 from rules_engine.game import Game
-from rules_engine.log import LogEvent, MatchLog
+from rules_engine.log import LogEvent, MatchLog, parse_log
 from rules_engine.team import Mode, Team
 from rules_engine.timeline import TurnSummary, timeline
 from rules_engine.types import PlayerId
@@ -151,6 +152,21 @@ def _group_key(data: dict[str, Any]) -> str:
     """What an action is apart from its cards: actions with the same key differ only in them."""
     return json.dumps({k: v for k, v in data.items() if k not in CARD_LIST_FIELDS},
                       sort_keys=True)
+
+
+def choice_label(action: Action, game: Game, seat: PlayerId) -> str:
+    """A choice's label: the room's (``rooms.games.action_label``), and for an ability its
+    cards and option too, so that the choices offered on one selection never read alike
+    (Lum's Blackjack "deal" and "stop"). An adapter: the engine's own descriptions (issue 30)
+    replace it when they land."""
+    if isinstance(action, UseAbility):
+        text = action.ability
+        if action.card is not None:
+            text += f" with {games.card_label(action.card)}"
+        if action.cards:
+            text += f": {' '.join(games.card_label(c) for c in action.cards)}"
+        return text + (f" ({action.option})" if action.option else "")
+    return str(games.action_label(action, game, seat))
 
 
 def _picker_label(action: Action, label: str) -> str:
@@ -385,3 +401,21 @@ def turn_lines(turn: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
         head += f" (bout {turn['bout']})"
     return {"turn": turn["turn"], "title": f"{head} \u00b7 initiative {initiative}",
             "lines": lines}
+
+
+def log_turns(text: str) -> list[dict[str, Any]]:
+    """A finished game's log (a room's or an uploaded one) as the room's log shows it: each
+    turn's lines, the seats named by the log's players and characters. Empty when the
+    timeline cannot read it (the replay viewer says why)."""
+    try:
+        log = parse_log(text)
+        turns = timeline(log)
+    except (RulesError, ValueError, KeyError):
+        return []
+    known = characters()
+    names: dict[str, str] = {}
+    for seat, name, cid in zip(("P1", "P2"), log.names, log.characters, strict=True):
+        who = name or seat
+        names[seat] = (f"{who} ({known[cid].name})" if log.mode is Mode.VERSUS and cid in known
+                       else who)
+    return [turn_lines(t.to_dict(), names) for t in turns]

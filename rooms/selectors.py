@@ -173,7 +173,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
             # the choices made on cards; a big group of them as one picker (presentation)
             state["legal"], state["pickers"] = presentation.decision(
                 game, target, game.legal_actions(target),
-                lambda a: games.action_label(a, game, target))
+                lambda a: presentation.choice_label(a, game, target))
             if target is not viewer:
                 state["deciding_for"] = target.name
         controller = game.controller(viewer)

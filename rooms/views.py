@@ -119,7 +119,9 @@ def practice_new(request: HttpRequest) -> HttpResponse:
 
 def _replay(request: HttpRequest, text: str, title: str, back: str | None) -> HttpResponse:
     return render(request, "rooms/replay.html",
-                  {"replay": replay_frames(text), "title": title, "back": back})
+                  {"replay": replay_frames(text), "title": title, "back": back,
+                   # the room's turn-by-turn log, the same lines (rooms.presentation)
+                   "turns": presentation.log_turns(text)})
 
 
 def room_replay(request: HttpRequest, pk: int) -> HttpResponse:

@@ -352,6 +352,14 @@
       clear.addEventListener("click", () => { selected = []; renderDecision(s); });
       choices.appendChild(clear);
     }
+    // a picker says what it takes: how many cards, from where
+    for (const p of s.pickers || []) {
+      const parts = Object.values(p.fields).map(f => {
+        const zones = [...new Set(f.pool.map(k => k.split(":")[0]))].map(z => ZONES[z] || "your hand");
+        return `${f.min === f.max ? f.max : f.min + "\u2013" + f.max} of the highlighted cards of ${zones.join(" or ").toLowerCase()}`;
+      });
+      tray.prepend(el("p", {class: "picker-hint"}, `${p.label}: select ${parts.join(", then ")}, then confirm.`));
+    }
     const cardsLeft = [...can].filter(k => !selected.includes(k)).length;
     if (!selected.length && cardsLeft) hint.textContent = "Select a highlighted card to see what you can do with it.";
     else if (selected.length && !offers.length) hint.textContent = "Select more cards: no choice uses exactly these yet.";

@@ -45,8 +45,9 @@ def log_in(browser: Any, base: str, user: Any, **context: Any) -> Any:
     return new.new_page()
 
 
-def click_a_choice(page: Any, rng: random.Random) -> bool:
-    """One click a player makes, on the cards (False if nothing is offered).
+def click_a_choice(page: Any, rng: random.Random) -> str:
+    """One click a player makes, on the cards: what was clicked ("card", "choice" or "clear"),
+    or "" if nothing is offered (or the page re-rendered under the click).
 
     Like the engine's random bot: with a card selection under way, confirm a choice made on
     exactly those cards (offered as buttons) or select one more highlighted card; with none, a
@@ -60,21 +61,22 @@ def click_a_choice(page: Any, rng: random.Random) -> bool:
         if any(seen["pressed"]):
             if confirms:
                 page.locator(ENABLED_CHOICES).nth(rng.choice(confirms)).click(timeout=2_000)
-            elif free:
+                return "choice"
+            if free:
                 page.locator(LEGAL_CARDS).nth(rng.choice(free)).click(timeout=2_000)
-            else:
-                page.click("#clear-selection", timeout=2_000)
-            return True
+                return "card"
+            page.click("#clear-selection", timeout=2_000)
+            return "clear"
         kinds: dict[str, list[int]] = {}
         for index, kind in enumerate(seen["kinds"]):
             kinds.setdefault(kind, []).append(index)
         if free:
             kinds["a card"] = free
         if not kinds:
-            return False
+            return ""
         kind = rng.choice(sorted(kinds))
         target = LEGAL_CARDS if kind == "a card" else ENABLED_CHOICES
         page.locator(target).nth(rng.choice(kinds[kind])).click(timeout=2_000)
     except Exception:  # the state moved on and re-rendered: look again
-        return False
-    return True
+        return ""
+    return "card" if kind == "a card" else "choice"

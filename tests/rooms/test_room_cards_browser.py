@@ -120,6 +120,7 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
 
     rng = random.Random(34)
     clicks: dict[tuple[str, str], int] = {}
+    decisions: dict[tuple[str, str], int] = {}  # the clicks that sent a choice
     deadline = time.monotonic() + 300
     shot_reveal = False
     while desk.get_attribute("#room", "data-status") != "finished":
@@ -127,8 +128,11 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
         moved = False
         for seat, page in (("P1", desk), ("P2", phone)):
             turn = page.get_attribute("#room", "data-turn") or "0"
-            if click_a_choice(page, rng):
+            clicked = click_a_choice(page, rng)
+            if clicked:
                 clicks[seat, turn] = clicks.get((seat, turn), 0) + 1
+                if clicked == "choice":
+                    decisions[seat, turn] = decisions.get((seat, turn), 0) + 1
                 moved = True
         if not shot_reveal and desk.locator("#reveal").count() and \
                 desk.locator("#log > li[data-turn]").count() >= 2:
@@ -142,8 +146,11 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
     # every (seat, turn) of the game: a turn without a click by a seat counts as 0 clicks
     per_turn = [clicks.get((seat, str(t)), 0) for seat in ("P1", "P2") for t in range(1, turns + 1)]
     median = statistics.median(per_turn)
+    made = [decisions.get((seat, str(t)), 0) for seat in ("P1", "P2")
+            for t in range(1, turns + 1)]
     print(f"\nclicks per seat per turn over {turns} turns: median {median}, "
-          f"mean {statistics.mean(per_turn):.2f}, total {sum(per_turn)}")
+          f"mean {statistics.mean(per_turn):.2f}, total {sum(per_turn)}; choices sent per "
+          f"seat per turn: median {statistics.median(made)}, mean {statistics.mean(made):.2f}")
     assert 1 <= median <= 6
 
     # the result names the winner, by name and character; the log names the players

@@ -4,6 +4,7 @@ words (public: the same for every audience, no drawn card named), names instead 
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -14,12 +15,12 @@ from django.urls import reverse
 from rooms import services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.models import RoomEvent
-from rooms.presentation import PICKER_OVER, partial_log, turn_lines
+from rooms.presentation import PICKER_OVER, log_turns, partial_log, turn_lines
 from rooms.selectors import room_game, room_seats
 from rules_engine.cards import characters
 from rules_engine.timeline import timeline
 from tests.matches.factories import UserFactory, self_play_log_text, side_user
-from tests.rooms.helpers import match_room, pick_choice, quince_at_two_truths, state
+from tests.rooms.helpers import match_room, pick_choice, play_out, quince_at_two_truths, state
 
 pytestmark = pytest.mark.django_db
 SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -129,3 +130,17 @@ def test_quinces_two_truths_is_one_picker_whose_filled_template_the_engine_check
                          action={**picker["template"], "cards": chosen})
     assert RoomEvent.objects.filter(room=room, action={**picker["template"],
                                                        "cards": chosen}).exists()
+
+
+def test_the_replay_page_shows_the_rooms_log_in_the_same_words(client) -> None:
+    match, room = match_room(("grave", "jaina"))
+    play_out(match, room, seed=11)
+    room.refresh_from_db()
+    shown = state(room, "public")["log"]
+    assert shown and shown == log_turns(room.log_text)
+    assert len(shown) == room.outcome["turns"]
+    page = client.get(reverse("rooms:room-replay", args=[room.pk])).content.decode()
+    for turn in shown:
+        assert f'id="log-turn-{turn["turn"]}"' in page
+    combat = next(line["text"] for t in shown for line in t["lines"] if line["kind"] == "combat")
+    assert html.escape(combat) in page
