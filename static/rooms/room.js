@@ -59,7 +59,8 @@
   function seatInfoOf(s, seat) { return s.seats.find(x => x.seat === seat) || {}; }
   function characterOf(s, seat) {
     const p = s.view && s.view.players[seat];
-    return (p && p.character) || seatInfoOf(s, seat).character || null;
+    const picked = seatInfoOf(s, seat).character;
+    return (p && p.character) || (picked && !picked.includes(",") ? picked : null);
   }
 
   // ---------------------------------------------------------------- the table
@@ -106,7 +107,8 @@
   }
 
   function renderSeat(s, seatInfo, p, acting, mine) {
-    const cid = p ? p.character : seatInfo.character;
+    // the character in play (a Triple Threat side's lineup is no character: it has a team)
+    const cid = p ? p.character : (seatInfo.character && !seatInfo.character.includes(",") ? seatInfo.character : null);
     if (cid) Cards.load(cid);
     const box = el("section", {class: "seat" + (acting ? " acting" : "") + (mine ? " mine" : " other"),
                                "data-seat": seatInfo.seat});
