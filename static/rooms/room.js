@@ -446,7 +446,8 @@
       }
     } else if (s.legal && (s.legal.length || (s.pickers && s.pickers.length))) {
       title.textContent = s.deciding_for
-        ? `Your decision for ${nameOf(s, s.deciding_for)} (card text gave you control of it)` : `Your decision \u00b7 ${view ? view.step : ""}`;
+        ? `Your decision for ${nameOf(s, s.deciding_for)} (card text gave you control of it)`
+        : `Your decision \u00b7 turn ${view ? view.turn : ""}, ${view ? view.step : ""}`;
       renderDecision(s);
     } else if (s.controlled_by) {
       // card text (Mistress's Command) gave the other player this seat's decisions
@@ -454,7 +455,8 @@
         "turn's combat reveal (card text gave them control)";
       renderDecision(s);
     } else if (s.status !== "finished") {
-      title.textContent = s.acting.length ? `Waiting for ${s.acting.map(x => nameOf(s, x)).join(" and ")}` : "";
+      title.textContent = (s.acting.length ? `Waiting for ${s.acting.map(x => nameOf(s, x)).join(" and ")}` : "") +
+        (view ? ` \u00b7 turn ${view.turn}, ${view.step}` : "");
       renderDecision(s);
     } else {
       title.textContent = "";

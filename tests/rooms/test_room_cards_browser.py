@@ -47,12 +47,14 @@ def _shot(page: Any, tmp_path: Path, name: str) -> Path:
 
 
 def _on_screen(page: Any, selector: str) -> bool:
-    """Is every element matching ``selector`` wholly inside the viewport, as the page stands
-    (no scrolling)?"""
+    """Is every element matching ``selector`` wholly inside the viewport as the page stands (no
+    scrolling), and seen: at its centre the page shows it, not something covering it?"""
     return bool(page.evaluate("""(sel) => {
       const all = [...document.querySelectorAll(sel)];
       return all.length > 0 && all.every(e => { const r = e.getBoundingClientRect();
-        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; });
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth
+          && top !== null && (top === e || e.contains(top)); });
     }""", selector))
 
 
