@@ -115,6 +115,13 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
     _shot(phone, tmp_path, "room-phone-selected.png")
     phone.keyboard.press("Escape")  # the selection is cleared by key
     phone.wait_for_selector("#choices button.choice.confirm", state="detached")
+    # the keyboard: 1 selects the first highlighted card, Esc clears
+    desk.wait_for_selector("#hand .card.legal")
+    desk.keyboard.press("1")
+    desk.wait_for_selector("#hand .card.legal[aria-pressed=true]")
+    assert desk.locator("#choices button.confirm").count() >= 1
+    desk.keyboard.press("Escape")
+    desk.wait_for_selector("#hand .card.legal[aria-pressed=true]", state="detached")
     # the character card is one tap away: life, combo limit, innate
     desk.click("[data-seat=P1] .character-button")
     assert re.search(r"Life \d+ · combo limit \d+", desk.inner_text("#character-dialog"))
