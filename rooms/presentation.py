@@ -255,8 +255,6 @@ def buttons_after_one(choices: list[dict[str, Any]]) -> int:
 
 # ---------------------------------------------------------------------------- the log
 
-# Training and Survival: the rulebook bot's choices are derived, not events the log holds.
-_NO_LOG = frozenset({Mode.TRAINING.value, Mode.SURVIVAL.value})
 _log_cache: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
 _log_lock = threading.Lock()
 LOG_CACHE_SIZE = 256
@@ -288,7 +286,7 @@ def turn_log(key: Any, game: Game, seed: int | None, picks: Sequence[str], mode:
             _log_cache.move_to_end(cache_key)
             return _log_cache[cache_key]
     turns: list[TurnSummary] = []
-    if mode not in _NO_LOG and (mode == Mode.VERSUS.value or len(acting) == len(game.history)):
+    if mode == Mode.VERSUS.value or len(acting) == len(game.history):
         try:
             turns = [t for t in timeline(partial_log(game, seed, picks, mode, acting))
                      if t.turn < done]

@@ -144,3 +144,20 @@ def test_the_replay_page_shows_the_rooms_log_in_the_same_words(client) -> None:
         assert f'id="log-turn-{turn["turn"]}"' in page
     combat = next(line["text"] for t in shown for line in t["lines"] if line["kind"] == "combat")
     assert html.escape(combat) in page
+
+
+@pytest.mark.parametrize("mode", ["training", "survival"])
+def test_a_solo_runs_log_replays_the_rulebook_bots_turns(mode: str) -> None:
+    user = UserFactory(username=f"solo-log-{mode}")
+    room = services.room_open_practice(user=user, name="Ann", mode=mode, character="grave",
+                                       bot_character="jaina")
+    rng = random.Random(2)
+    while state(room, "public")["view"]["turn"] < 4 and room.status != "finished":
+        now = state(room, "P1")
+        services.room_choose(room_id=room.pk, user=user, decision=now["decision"],
+                             action=pick_choice(now, rng)["action"])
+        room.refresh_from_db()
+    shown = state(room, "public")["log"]
+    assert [t["turn"] for t in shown] == list(range(1, len(shown) + 1)) and len(shown) >= 3
+    assert all(any(line["kind"] == "damage" for line in t["lines"]) for t in shown)
+    assert "Ann (Grave)" in json.dumps(shown, ensure_ascii=False)
