@@ -132,6 +132,7 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
     decisions: dict[tuple[str, str], int] = {}  # the clicks that sent a choice
     deadline = time.monotonic() + 300
     shot_reveal = False
+    flashed = False  # the combat reveal highlighted when the combat cards appear
     while desk.get_attribute("#room", "data-status") != "finished":
         assert time.monotonic() < deadline, "the game did not end in time"
         moved = False
@@ -143,6 +144,7 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
                 if clicked == "choice":
                     decisions[seat, turn] = decisions.get((seat, turn), 0) + 1
                 moved = True
+        flashed = flashed or desk.locator("#reveal.fresh").count() > 0
         if not shot_reveal and desk.locator("#reveal").count() and \
                 desk.locator("#log > li[data-turn]").count() >= 2:
             _shot(desk, tmp_path, "room-desktop.png")
@@ -150,6 +152,13 @@ def test_two_players_play_a_versus_match_to_the_end_on_the_cards(
         if not moved:
             time.sleep(0.02)
     phone.wait_for_selector("#room[data-status=finished]")
+    assert flashed, "the combat reveal was never highlighted"
+    # each seat has a life bar showing its life
+    for seat in ("P1", "P2"):
+        meter = desk.locator(f"section[data-seat={seat}] meter")
+        assert meter.count() == 1, desk.inner_html("#board")[:3000]
+        assert meter.get_attribute("value") == str(max(0, room_state(room, "public")["view"][
+            "players"][seat]["life"]))
     room.refresh_from_db()
     turns = room.outcome["turns"]
     # every (seat, turn) of the game: a turn without a click by a seat counts as 0 clicks
