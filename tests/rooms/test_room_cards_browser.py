@@ -232,12 +232,13 @@ def test_axe_finds_no_serious_violation_on_the_room_replay_and_practice_pages(
     browser: Any, asgi_server: AsgiServer
 ) -> None:
     user = UserFactory(username="axe-player")
-    base = asgi_server.url
-    page = log_in(browser, base, user, **DESKTOP)
-    page.goto(base + reverse("rooms:practice"))
-    assert _axe(page) == [], "the practice page"
     room = services.room_open_practice(user=user, name=user.username, bot="greedy",
                                        character="grave", bot_character="jaina")
+    practice = reverse("rooms:practice")
+    page = log_in(browser, asgi_server.url, user, **DESKTOP)
+    base = asgi_server.url
+    page.goto(base + practice)
+    assert _axe(page) == [], "the practice page"
     page.goto(base + reverse("rooms:room", args=[room.pk]))
     _wait_cards_drawn(page)
     page.locator("#hand .card.legal").first.click()
