@@ -52,6 +52,10 @@ class MatchOwner(Protocol):
         team-mode match's room, when the owner knows both; None otherwise."""
 
 
+    def room_links(self, match: Match) -> list[tuple[str, str]] | None:
+        """Where the match belongs, for its room's page: (label, URL) pairs (an event's set
+        and the event); None for a match it does not own."""
+
     def room_picks(self, match: Match) -> RoomPicks | None:
         """The characters the owner's pick flow fixed for the game the match plays (side 1's
         and side 2's engine ids), or why they are still pending; None for a match it does not
@@ -107,3 +111,12 @@ def owner_room_picks(match: Match) -> RoomPicks | None:
         if answer is not None:
             return answer
     return None
+
+
+def owner_room_links(match: Match) -> list[tuple[str, str]]:
+    """Where the match belongs as its owner says (its set and event): (label, URL) pairs."""
+    for owner in _owners:
+        answer = getattr(owner, "room_links", lambda m: None)(match)
+        if answer is not None:
+            return answer
+    return []

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.urls import reverse
 
 from matches.owners import owner_room_picks
-from rooms import games
+from rooms import games, presentation
 from rooms.models import Room, RoomEvent, RoomSeat
 from rules_engine.game import Game
 
@@ -129,6 +129,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         "view": None,
         "acting": [],
         "legal": [],
+        "pickers": [],
     }
     if picking:
         state["acting"] = [s.seat for s in seats if not s.character]
@@ -156,6 +157,10 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         moves[p.name] = moves.get(p.name, 0) + 1
     state["moves"] = moves
     state["view"] = game.public_view(viewer)
+    names = seat_names(seats, game)
+    state["names"] = names
+    state["log"] = presentation.turn_log(room.pk, game, room.seed, room_picks(room, seats),
+                                         room.mode, games.acting_characters(game), names)
     state["acting"] = [p.name for p in game.acting_players]
     if viewer is not None:
         # the seat's own decision first, then one of a seat card text gave it control of
@@ -165,9 +170,11 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         if decides:
             target = decides[0]
             state["decision"] = decision_token(game, target.name)
-            # each choice as the engine describes it for a person: its label, the action to
-            # send back, and the plain-data description (cards, option, move, speed, damage)
-            state["legal"] = [c.to_json() for c in game.choices(target)]
+            # each choice as the engine describes it for a person (its label, the action to
+            # send back, its cards, option, move, speed, damage), made on the cards; a big group
+            # of them as one picker (presentation)
+            state["legal"], state["pickers"] = presentation.decision(
+                game, target, game.legal_actions(target))
             if target is not viewer:
                 state["deciding_for"] = target.name
         controller = game.controller(viewer)
@@ -178,6 +185,8 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
                 "seat": controller.name,
                 "character": game.state(controller).character.name,
             }
+    if room.status == Room.Status.PLAYING and room.decision_since:
+        state["since"] = room.decision_since.timestamp()  # the open decision's start
     if room.decision_seconds and room.status == Room.Status.PLAYING and room.decision_since:
         # the clock: when the open decision's time runs out (server time), and its length
         state["clock"] = {"seconds": room.decision_seconds,
@@ -192,6 +201,17 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         if room.result_problem:
             state["result_problem"] = room.result_problem
     return state
+
+
+def seat_names(seats: Sequence[RoomSeat], game: Game) -> dict[str, str]:
+    """Each seat as the page names it: its player, and its character where a seat keeps
+    one character (Versus, Tag Team, Dramatic Battle: "Ann (Grave)")."""
+    out = {}
+    for s in seats:
+        ps = game.state(games.seat_id(s.seat))
+        keeps = "," not in s.character and ps.character is not None
+        out[s.seat] = f"{s.name} ({ps.character.name})" if keeps else s.name
+    return out
 
 
 def room_states(room: Room, seats: Sequence[RoomSeat], game: Game | None) -> dict[str, Any]:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
-from matches.owners import owner_room_decision_seconds, owner_room_picks
-from rooms import games, services
+from matches.owners import owner_room_decision_seconds, owner_room_links, owner_room_picks
+from rooms import games, presentation, services
 from rooms.errors import RoomError, RoomErrorCode
 from rooms.replay import replay_frames
 from rooms.selectors import (
@@ -32,7 +32,22 @@ def room_page(request: HttpRequest, pk: int) -> HttpResponse:
         "room": room, "seats": seats, "seat": room_seat_of(seats, request.user),
         "my_seats": " ".join(room_seats_of(seats, request.user)),
         "device": room_is_device(room, request.user),
+        # where the match belongs (an event's set and the event), as its owner says
+        "links": [{"label": label, "url": url} for label, url in
+                  (owner_room_links(room.match) if room.match is not None else [])],
     })
+
+
+@require_http_methods(["GET"])
+def character_card(request: HttpRequest, cid: str) -> JsonResponse:
+    """A character's card and its cards' faces (public: the printed cards), for the room's
+    page to draw cards as cards; cached by browsers for a day."""
+    card = presentation.character_card(cid)
+    if card is None:
+        raise Http404(f"there is no character {cid!r}")
+    response = JsonResponse(card)
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -104,7 +119,9 @@ def practice_new(request: HttpRequest) -> HttpResponse:
 
 def _replay(request: HttpRequest, text: str, title: str, back: str | None) -> HttpResponse:
     return render(request, "rooms/replay.html",
-                  {"replay": replay_frames(text), "title": title, "back": back})
+                  {"replay": replay_frames(text), "title": title, "back": back,
+                   # the room's turn-by-turn log, the same lines (rooms.presentation)
+                   "turns": presentation.log_turns(text)})
 
 
 def room_replay(request: HttpRequest, pk: int) -> HttpResponse:

@@ -23,14 +23,32 @@ def match_room(characters: tuple[str, str] | None = ("grave", "jaina")) -> tuple
     return match, room
 
 
-def pick_choice(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+def offered(now: dict[str, Any]) -> list[dict[str, Any]]:
+    """The choices a state offers: its listed ones, and each picker's first (a picker stands
+    for a big group of choices differing only in their cards)."""
+    return [*now["legal"], *(p["first"] for p in now.get("pickers", []))]
+
+
+def pick_choice(now: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """Like the engine's random bot: a kind of choice first, then one of that kind (so the many
-    pumps do not drown the single stop and games end)."""
+    pumps do not drown the single stop and games end), among what the state ``now`` offers."""
+    legal = offered(now)
     kinds: dict[str, list[dict[str, Any]]] = {}
     for choice in legal:
         kinds.setdefault(choice["action"]["action"], []).append(choice)
     group = kinds[rng.choice(sorted(kinds))]
     return rng.choice(group)
+
+
+def anonymous(message: dict[str, Any]) -> dict[str, Any]:
+    """A message without what differs between two rooms of the same deal: the room's id, its
+    players' names (and the seats named by them), the time its open decision started."""
+    message.pop("room")
+    message.pop("names", None)
+    message.pop("since", None)
+    for seat in message["seats"]:
+        seat.pop("name")
+    return message
 
 
 def state(room: Room, audience: str) -> dict[str, Any]:
@@ -49,7 +67,7 @@ def deciding(room: Room) -> tuple[str, dict[str, Any]]:
     seats = sorted(room.seats.values_list("seat", flat=True))
     for seat in [*acting, *(s for s in seats if s not in acting)]:
         now = state(room, seat)
-        if now.get("legal"):
+        if offered(now):
             return seat, now
     raise AssertionError(f"no seat has a choice to make (acting: {acting})")
 
@@ -65,7 +83,31 @@ def play_out(match: Match, room: Room, seed: int = 7) -> None:
         if room.status == Room.Status.FINISHED:
             return
         seat, now = deciding(room)
-        choice = pick_choice(now["legal"], rng)
+        choice = pick_choice(now, rng)
         services.room_choose(room_id=room.pk, user=users[seat], action=choice["action"],
                              decision=now["decision"], seat=now.get("deciding_for"))
     raise AssertionError("the game did not end")
+
+
+def quince_at_two_truths(user: Any) -> Room:
+    """A practice room (Quince against the random bot) played through the services until
+    Quince's Two Truths offers a picker: the player plays Two Truths whenever it can, else a
+    random choice."""
+    rng = random.Random(30)
+    for _ in range(6):
+        room = services.room_open_practice(user=user, name=user.username, bot="random",
+                                           character="quince", bot_character="grave")
+        for _ in range(3000):
+            room.refresh_from_db()
+            if room.status == Room.Status.FINISHED:
+                break
+            now = state(room, "P1")
+            if any(p["template"].get("ability") == "Two Truths" for p in now["pickers"]):
+                return room
+            if not now["legal"] and not now["pickers"]:
+                continue
+            plays = [c for c in now["legal"] if c["action"].get("ability") == "Two Truths"]
+            choice = plays[0] if plays else pick_choice(now, rng)
+            services.room_choose(room_id=room.pk, user=user, action=choice["action"],
+                                 decision=now["decision"])
+    raise AssertionError("no Two Truths picker came up in six games")

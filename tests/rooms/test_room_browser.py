@@ -52,6 +52,13 @@ def test_two_browsers_play_a_versus_match_and_the_set_shows_the_verified_result(
     p2.click("#match-room-link")
     p2.wait_for_selector("#room[data-status=picking]")
     assert p1.url == p2.url
+    # the room links to its set and its event, and names the players, not seats
+    links = p1.eval_on_selector_all("a.room-link", "as => as.map(a => [a.textContent, a.href])")
+    assert [href.split(base)[1] for _, href in links] == [
+        reverse("tournaments:set-detail", args=[event.slug, semifinal.pk]),
+        reverse("tournaments:event-detail", args=[event.slug])]
+    assert links[1][0] == event.name
+    assert match.sides.get(side=1).player.display_name in p1.inner_text("#room-title")
     p1.click("button.pick[data-character=grave]")
     p2.click("button.pick[data-character=jaina]")
     p1.wait_for_selector("#room[data-status=playing]")

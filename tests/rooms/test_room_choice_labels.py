@@ -46,7 +46,7 @@ def test_every_choice_of_a_tag_team_game_has_a_label_in_the_games_words() -> Non
             assert not RAW_CODE.search(label), choice
             seen.setdefault(choice["action"]["action"], set()).add(label)
         services.room_choose(room_id=room.pk, user=users[seat],
-                             action=pick_choice(now["legal"], rng)["action"],
+                             action=pick_choice(now, rng)["action"],
                              decision=now["decision"], seat=now.get("deciding_for"))
     assert room.status == Room.Status.FINISHED
     assert seen["assist"] and seen["tag"] and seen["commit"]

@@ -25,7 +25,7 @@ from rules_engine.selfplay import play_match
 from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 from tests.matches.factories import PlayerFactory
-from tests.rooms.helpers import deciding, pick_choice
+from tests.rooms.helpers import deciding, offered, pick_choice
 
 pytestmark = pytest.mark.django_db
 
@@ -51,9 +51,14 @@ def _leaks(messages: dict[str, dict[str, Any]], game: Game, seats: list[RoomSeat
             target = PlayerId[message.get("deciding_for", audience)]
             if audience == PUBLIC or game.controller(target).name != audience:
                 out.append(f"{audience} was offered {target.name}'s choices")
-            elif [c["action"] for c in message["legal"]] != \
-                    [a.to_json() for a in game.legal_actions(target)]:
-                out.append(f"{audience}'s choices are not {target.name}'s")
+            else:
+                # the listed choices and each picker's first are the seat's legal actions, and
+                # with the pickers' counts they stand for all of them
+                legal = [a.to_json() for a in game.legal_actions(target)]
+                pickers = message.get("pickers", [])
+                if any(c["action"] not in legal for c in offered(message)) or \
+                        len(message["legal"]) + sum(p["count"] for p in pickers) != len(legal):
+                    out.append(f"{audience}'s choices are not {target.name}'s")
     return out
 
 
@@ -76,7 +81,7 @@ def _play(room: Room, users: dict[str, Any], seed: int) -> tuple[int, int]:
             return positions, messages
         seat, now = deciding(room)
         services.room_choose(room_id=room.pk, user=users[seat],
-                             action=pick_choice(now["legal"], rng)["action"],
+                             action=pick_choice(now, rng)["action"],
                              decision=now["decision"], seat=now.get("deciding_for"))
     raise AssertionError("the game did not end")
 

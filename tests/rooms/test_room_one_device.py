@@ -45,7 +45,7 @@ def test_the_device_records_both_sides_and_the_log_is_submitted(
             seat = _state(room, "P1")["acting"][0]
             now = _state(room, seat)
             services.room_choose(room_id=room.pk, user=device, seat=seat,
-                                 action=pick_choice(now["legal"], rng)["action"],
+                                 action=pick_choice(now, rng)["action"],
                                  decision=now["decision"])
     assert room.status == Room.Status.FINISHED
     log = parse_log(room.log_text)

@@ -20,7 +20,7 @@ from rules_engine.log import parse_log
 from rules_engine.replay import replay
 from rules_engine.team import Mode
 from tests.matches.factories import PlayerFactory, side_user
-from tests.rooms.helpers import deciding, pick_choice, play_out
+from tests.rooms.helpers import anonymous, deciding, pick_choice, play_out
 from tests.rooms.helpers import state as _state
 
 pytestmark = pytest.mark.django_db
@@ -87,10 +87,7 @@ def _messages_after_p1_picks(index: int) -> tuple[str, str]:
                                   decision=mine["decision"])
     out = []
     for audience in ("P2", PUBLIC):
-        message = update.messages[audience]
-        message.pop("room")
-        for seat in message["seats"]:
-            seat.pop("name")
+        message = anonymous(update.messages[audience])
         out.append(json.dumps(message, sort_keys=True))
     return out[0], out[1]
 
@@ -152,7 +149,7 @@ def test_a_rebuilt_triple_threat_game_matches_the_cached_one() -> None:
     for _ in range(30):
         seat, now = deciding(room)
         services.room_choose(room_id=room.pk, user=side_user(match, int(seat[1])),
-                             action=pick_choice(now["legal"], rng)["action"],
+                             action=pick_choice(now, rng)["action"],
                              decision=now["decision"], seat=now.get("deciding_for"))
     before = {a: _state(room, a) for a in ("P1", "P2", PUBLIC)}
     games._cache.clear()  # a new process replays the stored events (with their characters)
@@ -235,10 +232,7 @@ def _tag_commit_messages(index: int) -> dict[str, str]:
                                   action=commits[index]["action"], decision=mine["decision"])
     out = {}
     for audience in ("P2", "P4", PUBLIC):
-        message = update.messages[audience]
-        message.pop("room")
-        for seat in message["seats"]:
-            seat.pop("name")
+        message = anonymous(update.messages[audience])
         out[audience] = json.dumps(message, sort_keys=True)
     out["card"] = json.dumps(commits[index]["action"])
     return out
@@ -273,7 +267,7 @@ def test_a_tag_team_game_is_played_to_the_end_and_its_v2_log_verified_as_the_roo
                 break
             seat, now = deciding(room)
             services.room_choose(room_id=room.pk, user=users[seat],
-                                 action=pick_choice(now["legal"], rng)["action"],
+                                 action=pick_choice(now, rng)["action"],
                                  decision=now["decision"], seat=now.get("deciding_for"))
     assert room.status == Room.Status.FINISHED
     log = parse_log(room.log_text)
@@ -346,7 +340,7 @@ def test_a_dramatic_battle_is_played_to_the_end_and_its_v2_log_verified(
                 break
             seat, now = deciding(room)
             services.room_choose(room_id=room.pk, user=seats[seat].user,
-                                 action=pick_choice(now["legal"], rng)["action"],
+                                 action=pick_choice(now, rng)["action"],
                                  decision=now["decision"], seat=now.get("deciding_for"))
     assert room.status == Room.Status.FINISHED
     log = parse_log(room.log_text)

@@ -32,7 +32,7 @@ def _play_alone(room: Room, user, seed: int) -> Room:
         now = _state(room, "P1")
         assert now["acting"] == ["P1"]  # the bot's seat never has a decision of its own
         services.room_choose(room_id=room.pk, user=user,
-                             action=pick_choice(now["legal"], rng)["action"],
+                             action=pick_choice(now, rng)["action"],
                              decision=now["decision"])
     raise AssertionError("the game did not end")
 
@@ -116,7 +116,7 @@ def test_the_strong_bot_is_a_practice_opponent() -> None:
     for _ in range(6):
         now = _state(room, "P1")
         services.room_choose(room_id=room.pk, user=user,
-                             action=pick_choice(now["legal"], rng)["action"],
+                             action=pick_choice(now, rng)["action"],
                              decision=now["decision"])
     # the strong bot answered every one of its decisions (C1 commits at least)
     assert RoomEvent.objects.filter(room=room, player="P2").exists()

@@ -286,6 +286,18 @@ class SetMatchOwner:
             lineups.append([c for c in lineup if c is not None])
         return lineups[0], lineups[1]
 
+    def room_links(self, match: Match) -> list[tuple[str, str]] | None:
+        """The set the match plays a game of, and its event."""
+        from django.urls import reverse
+
+        link = SetMatch.objects.select_related("set__stage__event").filter(match=match).first()
+        if link is None:
+            return None
+        event = link.set.stage.event
+        return [(f"Set {link.set}", reverse("tournaments:set-detail",
+                                            args=[event.slug, link.set.pk])),
+                (event.name, reverse("tournaments:event-detail", args=[event.slug]))]
+
     def room_picks(self, match: Match) -> RoomPicks | None:
         """A Versus set's character picks for the game the match plays (entrant A's for side
         1), as engine ids, or why they are pending; None without picks for that game."""
