@@ -373,6 +373,13 @@ def combo_continuations(game: Game, ps: PlayerState, prev: Move | None, hand: Se
             yield c, m, rest, cost
 
 
+#: Every bot ``make_bot`` knows, weakest first (each beats the one before it: ``make
+#: bench-bots``). The last is the best, which simulated charts, and so the simulated seeding and
+#: the odds, are played with unless a bot is named.
+BOTS: tuple[str, ...] = ("random", "greedy", "strong")
+BEST_BOT = BOTS[-1]
+
+
 def make_bot(kind: str, seed: int) -> Bot:
     if kind == "random":
         return RandomBot(seed)
@@ -382,4 +389,4 @@ def make_bot(kind: str, seed: int) -> Bot:
         from rules_engine.strong_bot import StrongBot  # it builds on GreedyBot: imported late
 
         return StrongBot(seed)
-    raise ValueError(f"unknown bot {kind!r} (random, greedy or strong)")
+    raise ValueError(f"unknown bot {kind!r} ({', '.join(BOTS)})")

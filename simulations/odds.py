@@ -85,7 +85,7 @@ def entrant_models(entrants: Sequence[Entrant]) -> list[EntrantModel]:
 
 def game_matrix(models: Sequence[EntrantModel]) -> list[list[float]]:
     """P(row beats column in one game)."""
-    job = selectors.matchup_job_latest_finished()
+    job = selectors.matchup_job_in_use()
     chart: dict[tuple[str, str], float] = {}
     if job is not None:
         sim = selectors.matchup_job_chart(job=job)

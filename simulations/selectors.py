@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, Max, Min, Sum
 from django.utils import timezone
 
+from rules_engine.bots import BOTS
 from rules_engine.cards import character
 from simulations.models import MatchupJob
 from stats.wilson import wilson_interval
@@ -159,6 +160,13 @@ def matchup_jobs_recent(limit: int = 20) -> list[MatchupJob]:
     return list(MatchupJob.objects.all()[:limit])
 
 
-def matchup_job_latest_finished() -> MatchupJob | None:
-    return MatchupJob.objects.filter(status=MatchupJob.Status.FINISHED).order_by(
-        "-finished_at", "-id").first()
+def matchup_job_in_use() -> MatchupJob | None:
+    """The simulated chart the seeding and the odds stand on: the latest finished job of the
+    best bot that has one (``rules_engine.bots.BOTS`` ranks them), so a quick random-bot chart
+    started later never replaces a strong-bot chart. None before any job has finished."""
+    finished = MatchupJob.objects.filter(status=MatchupJob.Status.FINISHED)
+    bots = set(finished.values_list("bot", flat=True).distinct())
+    if not bots:
+        return None
+    best = max(bots, key=lambda b: (BOTS.index(b) if b in BOTS else -1, b))
+    return finished.filter(bot=best).order_by("-finished_at", "-id").first()

@@ -18,12 +18,13 @@ from django.utils import timezone
 
 from matches.dispatch import task_send
 from rules_engine import selfplay
-from rules_engine.bots import make_bot
+from rules_engine.bots import BEST_BOT, make_bot
 from rules_engine.cards import characters as all_characters
 from rules_engine.types import PlayerId
 from simulations.errors import SimulationError
 from simulations.models import MatchupChunk, MatchupJob
 
+DEFAULT_BOT = BEST_BOT  # a chart is only as good as the play behind it
 DEFAULT_CHUNK_SIZE = 250
 MAX_GAMES_PER_PAIR = 100_000
 
@@ -51,7 +52,7 @@ def characters_validate(ids: Sequence[str] | None) -> list[str]:
 
 def matchup_job_create(
     *,
-    bot: str,
+    bot: str = DEFAULT_BOT,
     games_per_pair: int,
     characters: Sequence[str] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
@@ -144,6 +145,7 @@ def matchup_jobs_sweep() -> int:
 
 
 __all__ = [
+    "DEFAULT_BOT",
     "bot_validate",
     "characters_validate",
     "matchup_chunk_run",

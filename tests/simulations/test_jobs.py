@@ -181,3 +181,64 @@ def test_the_sweeper_resumes_only_jobs_left_waiting(monkeypatch) -> None:
     assert services.matchup_jobs_sweep() == 1
     assert sent == [(stale.pk, "grave", "grave", 1)]
     assert MatchupJob.objects.get(pk=stale.pk).enqueued_at > long_ago
+
+
+def finished_job(bot: str, chars: list[str], wins: dict[tuple[str, str], tuple[int, int]],
+                 games: int = 10) -> MatchupJob:
+    """A finished job whose chunks say P1 and P2 won ``wins[(p1, p2)]`` (even when absent)."""
+    from django.utils import timezone
+
+    job = MatchupJob.objects.create(bot=bot, games_per_pair=games, chunk_size=games,
+                                    characters=chars, status="finished",
+                                    finished_at=timezone.now())
+    for p1 in chars:
+        for p2 in chars:
+            w1, w2 = wins.get((p1, p2), (games // 2, games - games // 2))
+            MatchupChunk.objects.create(job=job, p1=p1, p2=p2, index=0, games=games,
+                                        p1_wins=w1, p2_wins=w2, draws=games - w1 - w2,
+                                        seconds=0.1)
+    return job
+
+
+def test_the_best_bot_plays_by_default(monkeypatch, client) -> None:
+    from rules_engine.bots import BEST_BOT, BOTS
+
+    monkeypatch.setattr("simulations.tasks.matchup_chunk_task.delay", lambda *args: None)
+    assert services.DEFAULT_BOT == BEST_BOT == BOTS[-1] == "strong"
+    job = services.matchup_job_create(games_per_pair=1, characters=["grave"])
+    assert job.bot == "strong"
+    # the form offers every bot, the best selected; a post without a bot gets the best
+    client.force_login(UserFactory(is_staff=True))
+    listing = client.get(reverse("simulations:jobs")).content.decode()
+    assert '<option value="strong" selected>' in listing and '<option value="random">' in listing
+    client.post(reverse("simulations:job-create"), {"games_per_pair": "1", "characters": "troq"})
+    assert MatchupJob.objects.order_by("-id").first().bot == "strong"
+
+
+def test_the_chart_in_use_is_the_best_bots(client) -> None:
+    greedy = finished_job("greedy", ["grave", "troq"], {})
+    assert selectors.matchup_job_in_use() == greedy
+    later_random = finished_job("random", ["grave", "troq"], {})  # newer, but a weaker bot
+    assert selectors.matchup_job_in_use() == greedy
+    strong = finished_job("strong", ["grave"], {})
+    MatchupJob.objects.create(bot="strong", games_per_pair=1, chunk_size=1,
+                              characters=["grave"])  # running: not a chart yet
+    assert selectors.matchup_job_in_use() == strong
+    html = client.get(reverse("simulations:job", args=[strong.pk])).content.decode()
+    assert f"#{strong.pk}: strong bot</h1>" in html
+    assert "the chart the simulated seeding and the odds use" in html
+    html = client.get(reverse("simulations:job", args=[later_random.pk])).content.decode()
+    assert "random bot</h1>" in html and "the odds use" not in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_command_plays_the_best_bot_and_says_so(tmp_path, capsys) -> None:
+    import io
+
+    out, err = tmp_path / "chart.json", io.StringIO()
+    call_command("simulate_matchups", "--games-per-pair", "1", "--characters", "grave",
+                 "--out", str(out), "--timeout", "60", stderr=err)
+    data = json.loads(out.read_text())
+    assert data["bot"] == "strong" and data["games"] == [[1]]
+    assert "strong bot" in err.getvalue().splitlines()[0]
+    assert "finished (strong bot)" in err.getvalue()

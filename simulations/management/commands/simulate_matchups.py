@@ -23,7 +23,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games-per-pair", type=int, default=100)
-        parser.add_argument("--bot", default="random")
+        parser.add_argument("--bot", default=services.DEFAULT_BOT,
+                            help=f"the bot that plays both seats ({services.DEFAULT_BOT})")
         parser.add_argument("--characters", default="", help="ids, comma-separated (all)")
         parser.add_argument("--chunk-size", type=int, default=services.DEFAULT_CHUNK_SIZE)
         parser.add_argument("--seed", type=int, default=0)
@@ -46,7 +47,8 @@ class Command(BaseCommand):
                 )
         except (SimulationError, MatchupJob.DoesNotExist) as exc:
             raise CommandError(str(exc)) from exc
-        self.stderr.write(f"job {job.pk}: {job.games_total} games in {job.chunks_total} chunks")
+        self.stderr.write(f"job {job.pk}: {job.bot} bot, {job.games_total} games in "
+                          f"{job.chunks_total} chunks")
         last = -1
         while True:
             job.refresh_from_db()
@@ -66,7 +68,8 @@ class Command(BaseCommand):
                                    f"(resume it with --resume {job.pk})")
             time.sleep(2)
         elapsed = time.monotonic() - started
-        self.stderr.write(f"job {job.pk} finished: {progress.games_done} games in {elapsed:.1f} s "
+        self.stderr.write(f"job {job.pk} finished ({job.bot} bot): {progress.games_done} games "
+                          f"in {elapsed:.1f} s "
                           f"({progress.games_done / max(elapsed, 1e-9):.0f} games/s)")
         text = json.dumps(selectors.matchup_job_chart(job=job).as_dict())
         if options["out"]:
