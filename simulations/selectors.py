@@ -6,12 +6,13 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Max, Min, Sum
+from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
 from rules_engine.bots import BOTS
 from rules_engine.cards import character
 from simulations.models import MatchupJob
+from simulations.montecarlo.charts import SplitHalf, split_half
 from stats.wilson import wilson_interval
 
 RATE_WINDOW = dt.timedelta(seconds=60)
@@ -103,10 +104,16 @@ class SimulatedChart:
     job: MatchupJob
     characters: list[str]
     cells: list[list[ChartCell]]
+    # the agreement of the chart's two halves of seeds (None: chunks stored before halves were)
+    reliability: SplitHalf | None = None
 
     @property
     def names(self) -> list[str]:
         return [character(c).name for c in self.characters]
+
+    @property
+    def scores(self) -> list[list[float | None]]:
+        return [[c.score for c in row] for row in self.cells]
 
     def rows(self) -> list[tuple[str, str, list[tuple[str, ChartCell]]]]:
         return [(cid, name, list(zip(self.characters, row, strict=True)))
@@ -116,6 +123,7 @@ class SimulatedChart:
         def r(x: float | None) -> float | None:
             return None if x is None else round(x, 3)
 
+        rel = self.reliability
         return {
             "job": self.job.pk, "bot": self.job.bot, "games_per_pair": self.job.games_per_pair,
             "status": self.job.status,
@@ -126,21 +134,20 @@ class SimulatedChart:
                     for row in self.cells],
             "high": [[r(c.interval[1]) if c.interval else None for c in row]
                      for row in self.cells],
+            "split_half": None if rel is None else {
+                "pairs": rel.pairs, "cells": r(rel.cells), "averages": r(rel.averages),
+                "cells_full": r(rel.cells_full), "averages_full": r(rel.averages_full),
+            },
         }
 
 
-def matchup_job_chart(*, job: MatchupJob) -> SimulatedChart:
-    """Score out of 10 of each row's character against each column's, both seats pooled.
+Counts = tuple[int, int, int, int]  # games, P1 wins, P2 wins, draws
 
-    Row i against column j pools i's games as P1 against j and as P2 against j. In a mirror both
-    seats are the same character, so its score is 5 by construction (its games count once).
-    """
-    per_pair = {
-        (row["p1"], row["p2"]): (row["games"], row["w1"], row["w2"], row["d"])
-        for row in job.chunks.values("p1", "p2").annotate(
-            games=Sum("games"), w1=Sum("p1_wins"), w2=Sum("p2_wins"), d=Sum("draws"))
-    }
-    chars = list(job.characters)
+
+def _cells(chars: list[str], per_pair: dict[tuple[str, str], Counts]) -> list[list[ChartCell]]:
+    """Row i against column j pools i's games as P1 against j and as P2 against j. In a mirror
+    both seats are the same character, so its score is 5 by construction (its games count
+    once)."""
     cells = []
     for a in chars:
         row = []
@@ -153,7 +160,35 @@ def matchup_job_chart(*, job: MatchupJob) -> SimulatedChart:
             g2, l2, w2, d2 = per_pair.get((b, a), (0, 0, 0, 0))
             row.append(ChartCell(g1 + g2, w1 + w2, d1 + d2, l1 + l2))
         cells.append(row)
-    return SimulatedChart(job, chars, cells)
+    return cells
+
+
+def matchup_job_chart(*, job: MatchupJob) -> SimulatedChart:
+    """Score out of 10 of each row's character against each column's, both seats pooled
+    (:func:`_cells`), with the split-half reliability of the even and the odd seeds."""
+    rows = job.chunks.values("p1", "p2").annotate(
+        games=Sum("games"), w1=Sum("p1_wins"), w2=Sum("p2_wins"), d=Sum("draws"),
+        og=Sum("odd_games"), ow1=Sum("odd_p1_wins"), ow2=Sum("odd_p2_wins"),
+        od=Sum("odd_draws"), unsplit=Count("id", filter=Q(odd_games__isnull=True)))
+    total: dict[tuple[str, str], Counts] = {}
+    odd: dict[tuple[str, str], Counts] = {}
+    even: dict[tuple[str, str], Counts] = {}
+    split = True
+    for row in rows:
+        key = (row["p1"], row["p2"])
+        total[key] = (row["games"], row["w1"], row["w2"], row["d"])
+        if row["unsplit"]:
+            split = False
+            continue
+        odd[key] = (row["og"], row["ow1"], row["ow2"], row["od"])
+        even[key] = (row["games"] - row["og"], row["w1"] - row["ow1"],
+                     row["w2"] - row["ow2"], row["d"] - row["od"])
+    chars = list(job.characters)
+    reliability = None
+    if split and total:
+        halves = [[[c.score for c in r] for r in _cells(chars, h)] for h in (even, odd)]
+        reliability = split_half(halves[0], halves[1])
+    return SimulatedChart(job, chars, _cells(chars, total), reliability)
 
 
 def matchup_jobs_recent(limit: int = 20) -> list[MatchupJob]:

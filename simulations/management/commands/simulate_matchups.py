@@ -71,9 +71,25 @@ class Command(BaseCommand):
         self.stderr.write(f"job {job.pk} finished ({job.bot} bot): {progress.games_done} games "
                           f"in {elapsed:.1f} s "
                           f"({progress.games_done / max(elapsed, 1e-9):.0f} games/s)")
-        text = json.dumps(selectors.matchup_job_chart(job=job).as_dict())
+        chart = selectors.matchup_job_chart(job=job)
+        self.stderr.write(split_half_line(chart))
+        text = json.dumps(chart.as_dict())
         if options["out"]:
             with open(options["out"], "w", encoding="utf-8") as f:
                 f.write(text + "\n")
         else:
             self.stdout.write(text)
+
+
+def split_half_line(chart: selectors.SimulatedChart) -> str:
+    """The chart's split-half reliability in one line (the job page shows the same)."""
+    rel = chart.reliability
+    if rel is None:
+        return "split-half reliability: not known (chunks stored before the halves were kept)"
+
+    def f(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.3f}"
+
+    return (f"split-half reliability (even against odd seeds): cells r = {f(rel.cells)} over "
+            f"{rel.pairs} pairs (whole chart {f(rel.cells_full)}), character averages "
+            f"r = {f(rel.averages)} (whole chart {f(rel.averages_full)})")
