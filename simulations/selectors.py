@@ -1,4 +1,5 @@
-"""Reads for simulations: a matchup job's progress and its chart."""
+"""Reads for simulations: a matchup job's progress and its chart; the chart the seeding and
+the odds use (the simulated chart blended with the real games')."""
 
 from __future__ import annotations
 
@@ -6,13 +7,16 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Max, Min, Q, Sum
 from django.utils import timezone
 
 from rules_engine.bots import BOTS
 from rules_engine.cards import character
 from simulations.models import MatchupJob
-from simulations.montecarlo.charts import SplitHalf, split_half
+from simulations.montecarlo.charts import SplitHalf, blended_score, split_half
+from stats import selectors as stats_selectors
+from stats.selectors import Record, Scope
 from stats.wilson import wilson_interval
 
 RATE_WINDOW = dt.timedelta(seconds=60)
@@ -205,3 +209,82 @@ def matchup_job_in_use() -> MatchupJob | None:
         return None
     best = max(bots, key=lambda b: (BOTS.index(b) if b in BOTS else -1, b))
     return finished.filter(bot=best).order_by("-finished_at", "-id").first()
+
+
+# ------------------------------------------------------------------ the chart the odds use
+
+#: How many real games a simulated cell is worth: with this many real verified games in a cell,
+#: the real games and the simulation weigh the same (``simulations.montecarlo.charts``).
+PRIOR_GAMES = 20
+
+
+@dataclass(frozen=True)
+class BlendedCell:
+    simulated: ChartCell | None  # None: the simulated chart does not have the pair
+    real: Record  # the real verified games (stats), the row's character's record
+    score: float | None  # the blend, out of 10
+
+    @property
+    def real_score(self) -> float | None:
+        rate = self.real.win_rate
+        return None if rate is None else 10 * rate
+
+
+@dataclass(frozen=True)
+class BlendedChart:
+    """The chart the seeding and the odds stand on: the simulated chart in use (a prior) and
+    the real verified games' chart, blended cell by cell, real games weighed by their count."""
+
+    job: MatchupJob | None
+    prior_games: float
+    characters: list[str]
+    cells: list[list[BlendedCell]]
+
+    @property
+    def names(self) -> list[str]:
+        return [character(c).name for c in self.characters]
+
+    @property
+    def real_games(self) -> int:
+        """Real games in the chart (each counted once, from its two sides' cells)."""
+        return sum(c.real.games for row in self.cells for c in row) // 2
+
+    def rows(self) -> list[tuple[str, str, list[tuple[str, BlendedCell]]]]:
+        return [(cid, name, list(zip(self.characters, row, strict=True)))
+                for cid, name, row in zip(self.characters, self.names, self.cells, strict=True)]
+
+    def scores(self) -> dict[tuple[str, str], float]:
+        return {(a, b): c.score for a, row in zip(self.characters, self.cells, strict=True)
+                for b, c in zip(self.characters, row, strict=True) if c.score is not None}
+
+    def source(self) -> dict[str, Any]:
+        """What the odds record about the chart they used."""
+        return {"job": self.job.pk if self.job else None,
+                "bot": self.job.bot if self.job else None,
+                "real_games": self.real_games, "prior_games": self.prior_games}
+
+
+def chart_in_use() -> BlendedChart:
+    """The simulated chart in use (:func:`matchup_job_in_use`) blended with the real verified
+    games of every mode, event and month (``stats.selectors.matchup_chart``)."""
+    prior_games = getattr(settings, "YOMI_CHART_PRIOR_GAMES", PRIOR_GAMES)
+    job = matchup_job_in_use()
+    sim = matchup_job_chart(job=job) if job is not None else None
+    real = stats_selectors.matchup_chart(scope=Scope())
+    simulated: dict[tuple[str, str], ChartCell] = {}
+    if sim is not None:
+        for a, row in zip(sim.characters, sim.cells, strict=True):
+            for b, cell in zip(sim.characters, row, strict=True):
+                if cell.games:
+                    simulated[(a, b)] = cell
+    played = {c for (a, b), r in real.cells.items() if r.games for c in (a, b)}
+    chars = sorted({*(sim.characters if sim is not None else []), *played})
+    cells = []
+    for a in chars:
+        row = []
+        for b in chars:
+            s, r = simulated.get((a, b)), real.cell(a, b)
+            row.append(BlendedCell(s, r, blended_score(
+                None if s is None else s.score, r.wins + r.draws / 2, r.games, prior_games)))
+        cells.append(row)
+    return BlendedChart(job, prior_games, chars, cells)

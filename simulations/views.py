@@ -52,6 +52,14 @@ def matchup_job_page(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
+def chart_in_use_page(request: HttpRequest) -> HttpResponse:
+    chart = selectors.chart_in_use()
+    return render(request, "simulations/chart_in_use.html", {
+        "blend": chart, "job": chart.job,
+        "plots": {"blendheatmap": plots.blended_heatmap_figure(chart)},
+    })
+
+
 def matchup_job_progress_api(request: HttpRequest, pk: int) -> JsonResponse:
     job = get_object_or_404(MatchupJob, pk=pk)
     return JsonResponse(selectors.matchup_job_progress(job=job).as_dict())
