@@ -289,8 +289,9 @@ def _bench_instructions(args: argparse.Namespace) -> int:
 
 def _bench_bots(args: argparse.Namespace) -> int:
     pairs = character_pairs(args.pairs)
-    print(f"{args.bot} bot vs {', '.join(args.opponents)}: {len(pairs)} character pairs x "
-          f"{args.games_per_pair} seeds x 2 seatings (mirrored), one core")
+    if args.opponents:
+        print(f"{args.bot} bot vs {', '.join(args.opponents)}: {len(pairs)} character pairs x "
+              f"{args.games_per_pair} seeds x 2 seatings (mirrored), one core")
     for opponent in args.opponents:
         s = versus(opponent, pairs, args.games_per_pair, bot=args.bot)
         lo, hi = s.interval
@@ -372,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--random-opponents", type=int, default=0, metavar="N",
                    help="Survival: N different bots drawn from the seed")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bot", choices=("random", "greedy", "strong"), default="random")
+    p.add_argument("--bot", choices=BOTS, default="random")
     p.add_argument("--out", help="write the log here (default: standard output)")
     p.set_defaults(func=_play)
     v = sub.add_parser("validate", help="replay logs and report the first illegal event")
@@ -405,7 +406,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="seeds per character pair, each played in both seatings")
     bb.add_argument("--pairs", choices=("all", "sample"), default="all")
     bb.add_argument("--bot", choices=BOTS, default="strong", help="the bot measured")
-    bb.add_argument("--opponents", nargs="+", choices=BOTS, default=["greedy", "random"])
+    bb.add_argument("--opponents", nargs="*", choices=BOTS, default=["greedy", "random"],
+                    help="none: only the self-play rate")
     bb.add_argument("--per-character", action="store_true",
                     help="the measured bot's score per character it played")
     bb.add_argument("--selfplay-games", type=int, default=20, metavar="M",
