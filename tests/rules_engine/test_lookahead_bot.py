@@ -63,6 +63,8 @@ def test_the_real_game_is_left_alone_and_hidden_cards_are_not_read__GEN_9() -> N
     before = (list(opp.hand), list(opp.deck), list(me.hand), list(me.deck), len(game.history))
     choice = LookaheadBot(5).choose(game, PlayerId.P1, legal)
     assert choice in legal
+    # the copy replays the game's history: every candidate is rolled out (none refused)
+    assert all(LookaheadBot(5)._rollout(game, PlayerId.P1, a, 17) is not None for a in legal)
     assert (list(opp.hand), list(opp.deck), list(me.hand), list(me.deck),
             len(game.history)) == before
     # swap the opponent's hand with other cards of its deck: the public view is the same, so
