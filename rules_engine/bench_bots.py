@@ -59,6 +59,8 @@ class Score:
     decisions: int
     decision_seconds: float
     seconds: float
+    # per character the bot played: (character, score, games), by character id
+    by_character: tuple[tuple[str, float, int], ...] = ()
 
     @property
     def rate(self) -> float:
@@ -90,10 +92,11 @@ def character_pairs(which: str = "all") -> list[tuple[str, str]]:
 
 
 def versus(opponent: str, pairs: Sequence[tuple[str, str]], games_per_pair: int,
-           progress: Callable[[int, int], None] | None = None) -> Score:
-    """The strong bot against ``opponent``: per pair ``games_per_pair`` seeds, each played
-    with the strong bot in either seat."""
+           progress: Callable[[int, int], None] | None = None, bot: str = "strong") -> Score:
+    """``bot`` (the strong bot) against ``opponent``: per pair ``games_per_pair`` seeds, each
+    played with ``bot`` in either seat."""
     wins = draws = losses = decisions = 0
+    per: dict[str, list[float]] = {}
     decision_seconds = 0.0
     total = len(pairs) * games_per_pair * 2
     start = time.process_time()
@@ -102,7 +105,7 @@ def versus(opponent: str, pairs: Sequence[tuple[str, str]], games_per_pair: int,
         for k in range(games_per_pair):
             seed = 19_000 + i * games_per_pair + k
             for seat in (PlayerId.P1, PlayerId.P2):
-                strong = Timed(make_bot("strong", seed * 2 + 1 + seat))
+                strong = Timed(make_bot(bot, seed * 2 + 1 + seat))
                 other = make_bot(opponent, seed * 2 + 2 - seat)
                 bots = (strong, other) if seat is PlayerId.P1 else (other, strong)
                 game, _ = play_game(p1, p2, seed, bots=bots)
@@ -114,23 +117,27 @@ def versus(opponent: str, pairs: Sequence[tuple[str, str]], games_per_pair: int,
                     wins += 1
                 else:
                     losses += 1
+                played = per.setdefault(p1 if seat is PlayerId.P1 else p2, [0.0, 0])
+                played[0] += 0.5 if winner is None else float(winner is seat)
+                played[1] += 1
                 decisions += strong.decisions
                 decision_seconds += strong.seconds
                 done += 1
                 if progress is not None:
                     progress(done, total)
     return Score(opponent, wins + draws + losses, wins, draws, losses, decisions,
-                 decision_seconds, time.process_time() - start)
+                 decision_seconds, time.process_time() - start,
+                 tuple((c, s / n, int(n)) for c, (s, n) in sorted(per.items())))
 
 
-def self_play_rate(games: int) -> tuple[float, float]:
-    """Strong-vs-strong self-play over a spread of pairs: (games/s, decisions/s), one core."""
+def self_play_rate(games: int, bot: str = "strong") -> tuple[float, float]:
+    """``bot``-vs-``bot`` self-play over a spread of pairs: (games/s, decisions/s), one core."""
     pairs = character_pairs("all")
     decisions = 0
     start = time.process_time()
     for n in range(games):
         p1, p2 = pairs[(n * 37) % len(pairs)]
-        _, log = play_game(p1, p2, 29_000 + n, bot="strong")
+        _, log = play_game(p1, p2, 29_000 + n, bot=bot)
         decisions += len(log.events)
     elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from rules_engine.bench_bots import TARGETS, character_pairs, self_play_rate, versus
+from rules_engine.bots import BOTS
 from rules_engine.cards import characters
 from rules_engine.combos import combos
 from rules_engine.combos import to_json as combos_json
@@ -285,20 +286,26 @@ def _bench_instructions(args: argparse.Namespace) -> int:
 
 def _bench_bots(args: argparse.Namespace) -> int:
     pairs = character_pairs(args.pairs)
-    print(f"strong bot vs {', '.join(args.opponents)}: {len(pairs)} character pairs x "
-          f"{args.games_per_pair} seeds x 2 seatings (mirrored), one core")
+    if args.opponents:
+        print(f"{args.bot} bot vs {', '.join(args.opponents)}: {len(pairs)} character pairs x "
+              f"{args.games_per_pair} seeds x 2 seatings (mirrored), one core")
     for opponent in args.opponents:
-        s = versus(opponent, pairs, args.games_per_pair)
+        s = versus(opponent, pairs, args.games_per_pair, bot=args.bot)
         lo, hi = s.interval
         target = TARGETS.get(opponent)
         verdict = "" if target is None else (
             f"  target >= {target:.0%}: {'met' if s.rate >= target else 'NOT met'}")
         print(f"vs {opponent:7} {s.rate:6.1%} (95% {lo:.1%}..{hi:.1%}) over {s.games} games "
               f"(W {s.wins} D {s.draws} L {s.losses}); {s.decisions_per_second:.0f} "
-              f"decisions/s, {s.games / s.seconds:.2f} games/s{verdict}")
+              f"decisions/s ({1000 / max(s.decisions_per_second, 1e-9):.2f} ms CPU each), "
+              f"{s.games / s.seconds:.2f} games/s{verdict}")
+        if args.per_character:
+            print("  per character it played: " + ", ".join(
+                f"{c} {rate:.0%} ({n})" for c, rate, n in s.by_character))
     if args.selfplay_games:
-        games, decisions = self_play_rate(args.selfplay_games)
-        print(f"strong vs strong self-play: {games:.2f} games/s, {decisions:.0f} decisions/s "
+        games, decisions = self_play_rate(args.selfplay_games, bot=args.bot)
+        print(f"{args.bot} vs {args.bot} self-play: {games:.2f} games/s "
+              f"({1000 / games:.0f} ms CPU a game), {decisions:.0f} decisions/s "
               f"({args.selfplay_games} games)")
     return 0
 
@@ -363,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--random-opponents", type=int, default=0, metavar="N",
                    help="Survival: N different bots drawn from the seed")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--bot", choices=("random", "greedy", "strong"), default="random")
+    p.add_argument("--bot", choices=BOTS, default="random")
     p.add_argument("--out", help="write the log here (default: standard output)")
     p.set_defaults(func=_play)
     v = sub.add_parser("validate", help="replay logs and report the first illegal event")
@@ -395,8 +402,11 @@ def main(argv: list[str] | None = None) -> int:
     bb.add_argument("--games-per-pair", type=int, default=1, metavar="N",
                     help="seeds per character pair, each played in both seatings")
     bb.add_argument("--pairs", choices=("all", "sample"), default="all")
-    bb.add_argument("--opponents", nargs="+", choices=("greedy", "random"),
-                    default=["greedy", "random"])
+    bb.add_argument("--bot", choices=BOTS, default="strong", help="the bot measured")
+    bb.add_argument("--opponents", nargs="*", choices=BOTS, default=["greedy", "random"],
+                    help="none: only the self-play rate")
+    bb.add_argument("--per-character", action="store_true",
+                    help="the measured bot's score per character it played")
     bb.add_argument("--selfplay-games", type=int, default=20, metavar="M",
                     help="strong-vs-strong games timed for games/s (0: skip)")
     bb.set_defaults(func=_bench_bots)

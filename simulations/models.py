@@ -78,6 +78,13 @@ class MatchupChunk(models.Model):
     p2_wins = models.PositiveIntegerField()
     draws = models.PositiveIntegerField()
     seconds = models.FloatField()  # time spent playing the games
+    # The same counts for the chunk's games of odd seed offset (seed - base_seed odd): one
+    # half of the chart's seeds, for its split-half reliability. None: stored before these
+    # were kept (that job's chart has no split-half figure).
+    odd_games = models.PositiveIntegerField(null=True)
+    odd_p1_wins = models.PositiveIntegerField(null=True)
+    odd_p2_wins = models.PositiveIntegerField(null=True)
+    odd_draws = models.PositiveIntegerField(null=True)
     finished_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

@@ -3,8 +3,9 @@
 Writes (``stage_odds_refresh``, ``event_seeding_simulated``) and the reads behind them. The
 model (``simulations.montecarlo.model``): a game is won with OpenSkill's two-player probability
 (an entrant's rating is its players' mean ``mu`` and root-mean-square ``sigma``; unrated players
-count as a new rating), moved in log-odds by the latest finished simulated matchup chart when
-both entrants declared a single character; a set is a best-of-N series of such games.
+count as a new rating), moved in log-odds by the chart in use (``selectors.chart_in_use``: the
+best bot's latest simulated chart blended with the real verified games') when both entrants
+declared a single character; a set is a best-of-N series of such games.
 """
 
 from __future__ import annotations
@@ -85,14 +86,7 @@ def entrant_models(entrants: Sequence[Entrant]) -> list[EntrantModel]:
 
 def game_matrix(models: Sequence[EntrantModel]) -> list[list[float]]:
     """P(row beats column in one game)."""
-    job = selectors.matchup_job_latest_finished()
-    chart: dict[tuple[str, str], float] = {}
-    if job is not None:
-        sim = selectors.matchup_job_chart(job=job)
-        for cid, _, cells in sim.rows():
-            for oid, cell in cells:
-                if cell.score is not None:
-                    chart[(cid, oid)] = cell.score
+    chart = selectors.chart_in_use().scores()
     matrix = []
     for a in models:
         row = []
@@ -322,6 +316,7 @@ def stage_odds_refresh(*, stage_id: int, runs: int | None = None) -> StageOdds |
     data = stage_odds_compute(stage=stage, runs=runs)
     if data is None:
         return None
+    data["chart"] = selectors.chart_in_use().source()  # which chart the odds stood on
     with transaction.atomic():
         current, _ = StageOdds.objects.update_or_create(
             stage=stage, kind=StageOdds.Kind.CURRENT,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulations.selectors import SimulatedChart
+from simulations.selectors import BlendedCell, BlendedChart, SimulatedChart
 
 FONT = {"family": "system-ui, sans-serif", "size": 12}
 
@@ -18,13 +18,11 @@ def _layout(title: str, **extra: Any) -> dict[str, Any]:
     }
 
 
-def simulated_heatmap_figure(chart: SimulatedChart) -> dict[str, Any]:
+def chart_heatmap_figure(names: list[str], scores: list[list[float | None]],
+                         hover: list[list[str]], title: str) -> dict[str, Any]:
     """Rows: the character; columns: the opponent; colour: the row's expected score out of 10."""
-    names = chart.names
-    z = [[None if c.score is None else round(c.score, 2) for c in row] for row in chart.cells]
-    text = [[("" if c.score is None else f"{c.score:.1f}") for c in row] for row in chart.cells]
-    hover = [[(f"n={c.games}, 95% {c.interval[0]:.2f} to {c.interval[1]:.2f}" if c.interval
-               else "no games") for c in row] for row in chart.cells]
+    z = [[None if s is None else round(s, 2) for s in row] for row in scores]
+    text = [[("" if s is None else f"{s:.1f}") for s in row] for row in scores]
     return {
         "data": [{
             "type": "heatmap", "x": names, "y": names, "z": z, "text": text,
@@ -35,12 +33,33 @@ def simulated_heatmap_figure(chart: SimulatedChart) -> dict[str, Any]:
             "hovertemplate": "%{y} vs %{x}: %{z} (%{customdata})<extra></extra>",
         }],
         "layout": _layout(
-            f"Simulated ({chart.job.bot} bot): expected score of the row's character, out of 10",
-            height=720, margin={"l": 90, "r": 10, "t": 36, "b": 90},
+            title, height=720, margin={"l": 90, "r": 10, "t": 36, "b": 90},
             xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True},
             yaxis={"autorange": "reversed", "fixedrange": True}, plot_bgcolor="#ddd",
         ),
     }
+
+
+def simulated_heatmap_figure(chart: SimulatedChart) -> dict[str, Any]:
+    hover = [[(f"n={c.games}, 95% {c.interval[0]:.2f} to {c.interval[1]:.2f}" if c.interval
+               else "no games") for c in row] for row in chart.cells]
+    return chart_heatmap_figure(
+        chart.names, chart.scores, hover,
+        f"Simulated ({chart.job.bot} bot): expected score of the row's character, out of 10")
+
+
+def blended_heatmap_figure(chart: BlendedChart) -> dict[str, Any]:
+    def hover(c: BlendedCell) -> str:
+        sim = ("no simulation" if c.simulated is None or c.simulated.score is None
+               else f"simulated {c.simulated.score:.2f}")
+        real = ("no real games" if c.real_score is None
+                else f"real {c.real_score:.2f} over {c.real.games} games")
+        return f"{sim}; {real}"
+
+    return chart_heatmap_figure(
+        chart.names, [[c.score for c in row] for row in chart.cells],
+        [[hover(c) for c in row] for row in chart.cells],
+        "Used for seeding and odds: simulated and real games blended, out of 10")
 
 
 def odds_figure(rows: list[dict[str, Any]], columns: list[str]) -> dict[str, Any]:

@@ -18,12 +18,13 @@ from django.utils import timezone
 
 from matches.dispatch import task_send
 from rules_engine import selfplay
-from rules_engine.bots import make_bot
+from rules_engine.bots import BEST_BOT, make_bot
 from rules_engine.cards import characters as all_characters
 from rules_engine.types import PlayerId
 from simulations.errors import SimulationError
 from simulations.models import MatchupChunk, MatchupJob
 
+DEFAULT_BOT = BEST_BOT  # a chart is only as good as the play behind it
 DEFAULT_CHUNK_SIZE = 250
 MAX_GAMES_PER_PAIR = 100_000
 
@@ -51,7 +52,7 @@ def characters_validate(ids: Sequence[str] | None) -> list[str]:
 
 def matchup_job_create(
     *,
-    bot: str,
+    bot: str = DEFAULT_BOT,
     games_per_pair: int,
     characters: Sequence[str] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
@@ -100,24 +101,26 @@ def matchup_chunk_run(*, job_id: int, p1: str, p2: str, index: int) -> bool:
         return False
     if p1 not in job.characters or p2 not in job.characters or index >= job.chunks_per_pair:
         raise SimulationError(f"chunk {p1}/{p2}/{index} is not part of job {job.pk}")
-    wins = [0, 0]
-    draws = 0
+    # per half of the seeds (even, odd offset): games, P1 wins, P2 wins, draws
+    counts = [[0, 0, 0, 0], [0, 0, 0, 0]]
     seeds = job.chunk_seeds(index)
     started = time.perf_counter()
     for seed in seeds:
         game, _ = selfplay.play_game(p1, p2, seed, bot=job.bot)
         assert game.outcome is not None
         winner = game.outcome.winner
-        if winner is None:
-            draws += 1
-        else:
-            wins[0 if winner is PlayerId.P1 else 1] += 1
+        half = counts[(seed - job.base_seed) % 2]
+        half[0] += 1
+        half[3 if winner is None else 1 if winner is PlayerId.P1 else 2] += 1
     seconds = time.perf_counter() - started
+    odd = counts[1]
     try:
         with transaction.atomic():
             MatchupChunk.objects.create(
                 job=job, p1=p1, p2=p2, index=index, games=len(seeds),
-                p1_wins=wins[0], p2_wins=wins[1], draws=draws, seconds=seconds,
+                p1_wins=counts[0][1] + odd[1], p2_wins=counts[0][2] + odd[2],
+                draws=counts[0][3] + odd[3], seconds=seconds, odd_games=odd[0],
+                odd_p1_wins=odd[1], odd_p2_wins=odd[2], odd_draws=odd[3],
             )
     except IntegrityError:
         return False  # another delivery of the same chunk got there first
@@ -144,6 +147,7 @@ def matchup_jobs_sweep() -> int:
 
 
 __all__ = [
+    "DEFAULT_BOT",
     "bot_validate",
     "characters_validate",
     "matchup_chunk_run",

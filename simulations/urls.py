@@ -10,6 +10,7 @@ urlpatterns = [
     path("matchups/<int:pk>/progress.json", views.matchup_job_progress_api, name="job-progress"),
     path("matchups/<int:pk>/chart.json", views.matchup_job_chart_json, name="job-chart-json"),
     path("matchups/<int:pk>/chart.csv", views.matchup_job_chart_csv, name="job-chart-csv"),
+    path("chart/", views.chart_in_use_page, name="chart-in-use"),
     path("calibration/", views.calibration_page, name="calibration"),
     path("events/<slug:slug>/seed/", views.event_seeding_simulated_view, name="event-seed"),
 ]

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from rules_engine.bots import BOTS
 from simulations import plots, selectors, services
 from simulations.errors import SimulationError
 from simulations.models import MatchupJob
@@ -19,6 +20,7 @@ def matchup_jobs_page(request: HttpRequest) -> HttpResponse:
     return render(request, "simulations/jobs.html", {
         "jobs": selectors.matchup_jobs_recent(),
         "default_chunk": services.DEFAULT_CHUNK_SIZE,
+        "bots": BOTS, "default_bot": services.DEFAULT_BOT,
     })
 
 
@@ -29,7 +31,7 @@ def matchup_job_create_view(request: HttpRequest) -> HttpResponse:
     try:
         games = int(request.POST.get("games_per_pair", "0"))
         job = services.matchup_job_create(
-            bot=request.POST.get("bot", "random").strip(), games_per_pair=games,
+            bot=request.POST.get("bot", "").strip() or services.DEFAULT_BOT, games_per_pair=games,
             characters=[c.strip() for c in raw_chars.split(",") if c.strip()] or None,
             created_by=request.user,
         )
@@ -44,8 +46,17 @@ def matchup_job_page(request: HttpRequest, pk: int) -> HttpResponse:
     chart = selectors.matchup_job_chart(job=job)
     return render(request, "simulations/job.html", {
         "job": job, "chart": chart,
+        "in_use": selectors.matchup_job_in_use() == job,
         "progress": selectors.matchup_job_progress(job=job),
         "plots": {"simheatmap": plots.simulated_heatmap_figure(chart)},
+    })
+
+
+def chart_in_use_page(request: HttpRequest) -> HttpResponse:
+    chart = selectors.chart_in_use()
+    return render(request, "simulations/chart_in_use.html", {
+        "blend": chart, "job": chart.job,
+        "plots": {"blendheatmap": plots.blended_heatmap_figure(chart)},
     })
 
 

@@ -33,6 +33,7 @@ INTERPRETED: dict[str, str] = {
                  "attributes (building one raised SystemError)",
     "journal.py": "Journal subclasses list (mypyc: inheriting from most builtins)",
     "strong_bot.py": "ints stored in float variables (mypyc keeps the two apart)",
+    "lookahead_bot.py": "it subclasses StrongBot, which is left interpreted",
     "bench.py": "subclasses RuntimeError; and it is the bench, not the engine",
     "bench_bots.py": "a tool, not the engine",
     "bench_instructions.py": "a tool, not the engine",

@@ -13,7 +13,7 @@ register = template.Library()
 
 @register.inclusion_tag("simulations/_latest_chart.html")
 def latest_simulated_chart() -> dict[str, Any]:
-    job = selectors.matchup_job_latest_finished()
+    job = selectors.matchup_job_in_use()
     if job is None:
         return {"job": None}
     chart = selectors.matchup_job_chart(job=job)

@@ -244,3 +244,21 @@ def test_simulated_seeding_of_a_swiss_first_stage() -> None:
     seeded = event_seeding_simulated(event=event, actor=organizer_of(event), runs=2000)
     by_strength = sorted(entrants, key=lambda e: -strengths[entrants.index(e)])
     assert [e.pk for e in seeded] == [e.pk for e in by_strength]
+
+
+def test_the_odds_stand_on_the_best_bots_chart(bracket) -> None:
+    from tests.simulations.test_jobs import finished_job
+
+    _event, _stage, entrants = bracket
+    a, b = entrants[3], entrants[4]
+    EntrantMember.objects.filter(entrant=a).update(character="grave")
+    EntrantMember.objects.filter(entrant=b).update(character="troq")
+    before = game_matrix(entrant_models([a, b]))[0][1]
+    finished_job("greedy", ["grave", "troq"], {("grave", "troq"): (9, 1),
+                                               ("troq", "grave"): (1, 9)})
+    favoured = game_matrix(entrant_models([a, b]))[0][1]
+    assert favoured > before + 0.2
+    # a newer chart of a weaker bot says the opposite: the odds keep the greedy bot's
+    finished_job("random", ["grave", "troq"], {("grave", "troq"): (1, 9),
+                                               ("troq", "grave"): (9, 1)})
+    assert game_matrix(entrant_models([a, b]))[0][1] == pytest.approx(favoured)

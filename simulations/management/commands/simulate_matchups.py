@@ -23,7 +23,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games-per-pair", type=int, default=100)
-        parser.add_argument("--bot", default="random")
+        parser.add_argument("--bot", default=services.DEFAULT_BOT,
+                            help=f"the bot that plays both seats ({services.DEFAULT_BOT})")
         parser.add_argument("--characters", default="", help="ids, comma-separated (all)")
         parser.add_argument("--chunk-size", type=int, default=services.DEFAULT_CHUNK_SIZE)
         parser.add_argument("--seed", type=int, default=0)
@@ -46,7 +47,8 @@ class Command(BaseCommand):
                 )
         except (SimulationError, MatchupJob.DoesNotExist) as exc:
             raise CommandError(str(exc)) from exc
-        self.stderr.write(f"job {job.pk}: {job.games_total} games in {job.chunks_total} chunks")
+        self.stderr.write(f"job {job.pk}: {job.bot} bot, {job.games_total} games in "
+                          f"{job.chunks_total} chunks")
         last = -1
         while True:
             job.refresh_from_db()
@@ -66,11 +68,28 @@ class Command(BaseCommand):
                                    f"(resume it with --resume {job.pk})")
             time.sleep(2)
         elapsed = time.monotonic() - started
-        self.stderr.write(f"job {job.pk} finished: {progress.games_done} games in {elapsed:.1f} s "
+        self.stderr.write(f"job {job.pk} finished ({job.bot} bot): {progress.games_done} games "
+                          f"in {elapsed:.1f} s "
                           f"({progress.games_done / max(elapsed, 1e-9):.0f} games/s)")
-        text = json.dumps(selectors.matchup_job_chart(job=job).as_dict())
+        chart = selectors.matchup_job_chart(job=job)
+        self.stderr.write(split_half_line(chart))
+        text = json.dumps(chart.as_dict())
         if options["out"]:
             with open(options["out"], "w", encoding="utf-8") as f:
                 f.write(text + "\n")
         else:
             self.stdout.write(text)
+
+
+def split_half_line(chart: selectors.SimulatedChart) -> str:
+    """The chart's split-half reliability in one line (the job page shows the same)."""
+    rel = chart.reliability
+    if rel is None:
+        return "split-half reliability: not known (chunks stored before the halves were kept)"
+
+    def f(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.3f}"
+
+    return (f"split-half reliability (even against odd seeds): cells r = {f(rel.cells)} over "
+            f"{rel.pairs} pairs (whole chart {f(rel.cells_full)}), character averages "
+            f"r = {f(rel.averages)} (whole chart {f(rel.averages_full)})")
