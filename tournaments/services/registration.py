@@ -17,7 +17,7 @@ from tournaments.services.common import (
     require_organizer,
     stage_has_started,
 )
-from tournaments.signals import waitlist_promoted
+from tournaments.signals import team_invited, waitlist_promoted
 
 OPEN_FOR_REGISTRATION = (Event.Status.REGISTRATION, Event.Status.CHECK_IN)
 
@@ -105,6 +105,10 @@ def entrant_register(
         )
         for i, p in enumerate(players)
     )
+    if invited:
+        transaction.on_commit(
+            lambda: team_invited.send(sender=Entrant, entrant=entrant, invited=invited)
+        )
     return entrant
 
 
