@@ -14,7 +14,15 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.urls import reverse
 
-from matches.models import Dispute, Match, MatchLog, MatchSide, VerdictChange, VerificationRun
+from matches.models import (
+    AuditEntry,
+    Dispute,
+    Match,
+    MatchLog,
+    MatchSide,
+    VerdictChange,
+    VerificationRun,
+)
 from matches.signals import logs_refused
 from matches.verdicts import verdict_view
 from notifications.models import Notification
@@ -188,3 +196,18 @@ def on_team_invited(sender: Any, entrant: Entrant, invited: list[Any], **kwargs:
                 "place on the event's page.",
            url=reverse("tournaments:event-detail", args=[event.slug]),
            subject=f"entrant:{entrant.pk}")
+
+
+@receiver(post_save, sender=AuditEntry, dispatch_uid="notifications.room_log_refused")
+def on_room_log_refused(sender: Any, instance: AuditEntry, created: bool, **kwargs: Any) -> None:
+    entry = instance
+    if not created or entry.action != AuditEntry.Action.LOG_ROOM_REFUSED:
+        return
+    if (entry.after or {}).get("status") != Match.Status.AWAITING_LOG:
+        return  # the match closed meanwhile (overridden, cancelled): nothing waits on the log
+    players, managers = _match_people(entry.match_id)
+    url, what = _match_url(entry.match_id)
+    notify(users=players | managers, kind=Notification.Kind.LOG_REFUSED,
+           text=f"{what}: the match room's log was refused ({entry.reason}). No result was "
+                "recorded: the set's page says how to go on.",
+           url=url, subject=f"audit:{entry.pk}")

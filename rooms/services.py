@@ -23,7 +23,12 @@ from django.utils import timezone
 from matches.errors import MatchError
 from matches.models import Match
 from matches.owners import owner_room_decision_seconds, owner_room_lineups, owner_room_picks
-from matches.services import match_log_record_from_room, match_log_submit, solo_run_submit
+from matches.services import (
+    match_log_record_from_room,
+    match_log_submit,
+    match_room_log_refused,
+    solo_run_submit,
+)
 from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
 from rooms.errors import RoomError, RoomErrorCode
@@ -564,7 +569,10 @@ def _finish(room: Room, game: Game) -> None:
                     )
             room.match_log = outcome.log
         except MatchError as exc:
-            # The match closed meanwhile (an organizer's override, a cancelled set): the game
-            # and its log stay in the room, and the page says why no result followed.
+            # The match closed meanwhile (an organizer's override, a cancelled set), or the
+            # log was refused: the game and its log stay in the room, the page says why no
+            # result followed, and the match's audit log tells those waiting on it.
             room.result_problem = exc.message
+            match_room_log_refused(match=room.match, reason=exc.message,
+                                   room_ref=f"room {room.pk}")
     room.save()

@@ -35,10 +35,13 @@ def simulated_heatmap_figure(chart: SimulatedChart) -> dict[str, Any]:
             "hovertemplate": "%{y} vs %{x}: %{z} (%{customdata})<extra></extra>",
         }],
         "layout": _layout(
-            f"Simulated ({chart.job.bot} bot): expected score of the row's character, out of 10",
-            height=720, margin={"l": 90, "r": 10, "t": 36, "b": 90},
-            xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True},
-            yaxis={"autorange": "reversed", "fixedrange": True}, plot_bgcolor="#ddd",
+            f"Simulated ({chart.job.bot} bot): expected score<br>of the row's character, "
+            "out of 10",
+            height=720, margin={"l": 90, "r": 10, "t": 56, "b": 110},
+            xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True,
+                   "title": {"text": "opponent"}, "automargin": True},
+            yaxis={"autorange": "reversed", "fixedrange": True,
+                   "title": {"text": "character"}, "automargin": True}, plot_bgcolor="#ddd",
         ),
     }
 
@@ -56,8 +59,10 @@ def odds_figure(rows: list[dict[str, Any]], columns: list[str]) -> dict[str, Any
         "layout": _layout(
             "Chance to reach each round (simulated)", barmode="overlay",
             height=max(240, 22 * len(rows) + 90),
-            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True},
-            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True},
+            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True,
+                   "title": {"text": "chance (simulated)"}},
+            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True,
+                   "title": {"text": "entrant"}},
             legend={"orientation": "h", "y": -0.15},
         ),
     }

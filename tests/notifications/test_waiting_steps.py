@@ -122,3 +122,21 @@ def test_a_changed_verdict_tells_the_players_and_sends_the_organizers_to_review_
     review = Notification.objects.get(kind=K.VERDICT_CHANGED, user=organizer)
     assert review.url == reverse("matches:verdict-changes") and "Review it" in review.text
     assert "Illegal at event 3" in review.text
+
+
+def test_a_disputed_log_of_an_events_match_tells_its_organizers(
+        django_capture_on_commit_callbacks) -> None:
+    """The organizer's inbox promised "when a dispute opens": an event's match has no managers
+    of its own (its organizers are asked at each action), so they were never told."""
+    from matches.services import match_log_dispute
+
+    s = _ready_set()
+    organizer = s.stage.event.organizers.get()
+    match = set_match_open(set=s, actor=organizer)
+    a = match.sides.get(side=1).player
+    b = match.sides.get(side=2).player
+    with django_capture_on_commit_callbacks(execute=True):
+        match_log_submit(match=match, submitted_by=a.user,
+                         log_bytes=log_won_by("P1", "grave", "jaina").encode())
+    match_log_dispute(match=match, user=b.user, reason="not our game")
+    assert _told(K.DISPUTE_OPENED) == {a.user_id, organizer.pk}
