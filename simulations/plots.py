@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from simulations.selectors import SimulatedChart
+from stats.plots import LEFT_TITLE
 
 FONT = {"family": "system-ui, sans-serif", "size": 12}
 
 
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
+    placed = extra.pop("title_place", {})  # LEFT_TITLE for a wide plot
     return {
-        "title": {"text": title, "font": {"size": 14}}, "autosize": True, "font": FONT,
+        "title": {"text": title, "font": {"size": 14}, **placed}, "autosize": True, "font": FONT,
         "margin": {"l": 90, "r": 12, "t": 36, "b": 40},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)", **extra,
     }
@@ -37,7 +39,7 @@ def simulated_heatmap_figure(chart: SimulatedChart) -> dict[str, Any]:
         "layout": _layout(
             f"Simulated ({chart.job.bot} bot): expected score<br>of the row's character, "
             "out of 10",
-            height=720, margin={"l": 90, "r": 10, "t": 56, "b": 110},
+            height=720, margin={"l": 90, "r": 10, "t": 56, "b": 110}, title_place=LEFT_TITLE,
             xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True,
                    "title": {"text": "opponent"}, "automargin": True},
             yaxis={"autorange": "reversed", "fixedrange": True,

@@ -16,9 +16,15 @@ from stats.selectors import CharacterStats, MatchupChart, PlayerStats
 FONT = {"family": "system-ui, sans-serif", "size": 12}
 
 
+# A wide plot (a heatmap scrolls sideways in its box on a phone) starts its title at the left
+# edge, where the box opens, instead of centring it off screen.
+LEFT_TITLE = {"x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8}}
+
+
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
+    placed = extra.pop("title_place", {})
     return {
-        "title": {"text": title, "font": {"size": 14}},
+        "title": {"text": title, "font": {"size": 14}, **placed},
         "autosize": True,
         "font": FONT,
         "margin": {"l": 90, "r": 12, "t": 36, "b": 40},
@@ -126,9 +132,9 @@ def heatmap_figure(chart: MatchupChart) -> dict[str, Any]:
             "hovertemplate": "%{y} vs %{x}: %{z}%<extra></extra>",
         }],
         "layout": _layout(
-            # two short lines: one long line was cut off on a phone
+            # two short lines from the left: one long centred line was cut off on a phone
             "Win rate of the row's character<br>against the column's",
-            height=720, width=None,
+            height=720, width=None, title_place=LEFT_TITLE,
             margin={"l": 90, "r": 10, "t": 56, "b": 110},
             xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True,
                    "title": {"text": "opponent"}, "automargin": True},

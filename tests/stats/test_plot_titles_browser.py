@@ -11,6 +11,9 @@ from django.urls import reverse
 from tests.matches.factories import PlayerFactory
 from tests.stats.helpers import log_won_by, versus
 from tests.stats.test_browser import _confirm
+from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrant_create
+from tests.tournaments.helpers import report
+from tournaments.services.generation import stage_generate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,6 +24,13 @@ def games() -> Any:
     a, b = PlayerFactory(display_name="Alice"), PlayerFactory(display_name="Bob")
     for winner in ("P1", "P1", "P2", "P1", "P2", "P1"):
         _confirm(versus(a, b), log_won_by(winner, "setsuki", "rook"))
+    # a set of an event: rated, so Alice has a rating over time
+    event = EventFactory(organizers=[UserFactory()])
+    entrant_create(event, [a], seed=1)
+    entrant_create(event, [b], seed=2)
+    stage = StageFactory(event=event)
+    stage_generate(stage=stage, actor=event.organizers.get())
+    report(stage, "W1-1", "a", event.organizers.get())
     return a
 
 
