@@ -1,7 +1,5 @@
 from django.contrib import admin
-from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from health.views import healthz
@@ -11,8 +9,7 @@ from yomi_site import characters, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", healthz, name="healthz"),
-    # browsers ask for /favicon.ico whatever the page says: send them to the site's icon
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", views.favicon),
     path("characters/", characters.character_list_page, name="characters"),
     path("characters/<slug:character_id>/", characters.character_detail_page,
          name="character-detail"),
