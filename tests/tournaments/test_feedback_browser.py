@@ -165,3 +165,46 @@ def test_an_invited_teammate_answers_without_a_second_register_form(
     page.wait_for_load_state()
     assert triple.entrants.get().lineup == ["Grave", "Jaina", "Rook"]
     page.context.close()
+
+
+def test_a_refused_log_is_told_and_the_game_is_played_again_from_the_set_page(
+        browser, live_server) -> None:
+    """Issue 35's stuck set: the log is refused; the player finds it in the inbox, the set page
+    says why, replays the log as far as it is legal, and plays the game again."""
+    from matches.models import Match
+    from matches.services import match_log_submit
+    from tests.matches.factories import with_extra_event
+    from tests.stats.helpers import log_won_by
+    from tournaments.services.generation import stage_generate
+
+    base = live_server.url
+    organizer = _user("feedback-org4")
+    me = PlayerFactory(display_name="Rex", user=_user("rex"))
+    event = EventFactory(organizers=[organizer], name="Stuck Cup", slug="stuck-cup", best_of=1)
+    entrant_create(event, [me], seed=1)
+    entrant_create(event, [PlayerFactory()], seed=2)
+    stage = StageFactory(event=event, name="Bracket")
+    stage_generate(stage=stage, actor=organizer)
+    s = Set.objects.get(stage=stage)
+    match = set_match_open(set=s, actor=organizer)
+    mine = match.sides.get(player=me).side
+    illegal = with_extra_event(log_won_by(f"P{mine}", "grave", "jaina"))
+    match_log_submit(match=match, submitted_by=me.user, log_bytes=illegal.encode())  # verified
+    page = _login(browser, base, "rex")
+    page.click("header .inbox-link")
+    page.get_by_role("button", name="Open", exact=True).first.click()
+    set_url = base + reverse("tournaments:set-detail", args=[event.slug, s.pk])
+    page.wait_for_url(set_url)
+    notice = page.locator("#refused-log")
+    assert f"The log of match #{match.pk} was refused" in notice.inner_text()
+    assert "END-2" in notice.inner_text()
+    notice.get_by_role("link", name="Replay its log as far as it is legal").click()
+    page.wait_for_load_state()
+    assert "could not be replayed" in page.locator("main").inner_text()
+    page.goto(set_url)
+    page.get_by_role("button", name="Play this game again").click()
+    page.wait_for_load_state()
+    fresh = s.set_matches.filter(is_recorded=False).get().match
+    assert page.url == base + reverse("matches:match-detail", args=[fresh.pk])
+    assert Match.objects.get(pk=match.pk).status == Match.Status.CANCELLED
+    page.context.close()
