@@ -22,6 +22,8 @@ setup: $(STAMP)
 
 # The embedded default: SQLite next to the code, Celery tasks in-process, DEBUG on.
 run: export DEBUG ?= 1
+# mails link to the address the server listens on (another PORT: the links follow it)
+run: export YOMI_SITE_URL ?= http://$(HOST):$(PORT)
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py seed_demo

@@ -322,6 +322,7 @@ class AuditEntry(models.Model):
     class Action(models.TextChoices):
         LOG_SUBMITTED = "log_submitted", "Log submitted"
         LOG_ROOM_RECORDED = "log_room_recorded", "Log recorded by the match room"
+        LOG_ROOM_REFUSED = "log_room_refused", "The match room's log was refused"
         LOG_CONFIRMED = "log_confirmed", "Log confirmed"
         RESULT_CONFIRMED = "result_confirmed", "Result confirmed"
         DISPUTE_OPENED = "dispute_opened", "Dispute opened"

@@ -49,7 +49,8 @@ class MatchOwner(Protocol):
 
     def room_lineups(self, match: Match) -> tuple[list[str], list[str]] | None:
         """Each side's registered lineup (engine character ids, in declared order) for a
-        team-mode match's room, when the owner knows both; None otherwise."""
+        team-mode match's room (a bench mode's: one per member), when the owner knows both;
+        None otherwise."""
 
 
     def room_links(self, match: Match) -> list[tuple[str, str]] | None:

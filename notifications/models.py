@@ -12,6 +12,11 @@ class Notification(models.Model):
         LOG_SUBMITTED = "log_submitted", "Your opponent submitted a log"
         DISPUTE_OPENED = "dispute_opened", "A dispute was opened"
         WAITLIST_PROMOTED = "waitlist_promoted", "You were moved off the waitlist"
+        SCORE_REPORTED = "score_reported", "Your opponent reported a score"
+        SCORE_DISPUTED = "score_disputed", "A reported score was disputed"
+        TEAM_INVITATION = "team_invitation", "You were invited to a team"
+        LOG_REFUSED = "log_refused", "A match log was refused"
+        VERDICT_CHANGED = "verdict_changed", "A result's verdict changed"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -17,6 +17,7 @@ from django.urls import reverse
 from matches.owners import owner_room_picks
 from rooms import games, presentation
 from rooms.models import Room, RoomEvent, RoomSeat
+from rooms.result_link import room_match_link
 from rules_engine.game import Game
 
 PUBLIC = "public"
@@ -196,8 +197,7 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         state["outcome"] = room.outcome
         state["seed"] = room.seed
         state["replay_url"] = reverse("rooms:room-replay", args=[room.pk])
-        if room.match_id:
-            state["match_url"] = reverse("matches:match-detail", args=[room.match_id])
+        state.update(room_match_link(room))
         if room.result_problem:
             state["result_problem"] = room.result_problem
     return state

@@ -23,7 +23,12 @@ from django.utils import timezone
 from matches.errors import MatchError
 from matches.models import Match
 from matches.owners import owner_room_decision_seconds, owner_room_lineups, owner_room_picks
-from matches.services import match_log_record_from_room, match_log_submit, solo_run_submit
+from matches.services import (
+    match_log_record_from_room,
+    match_log_submit,
+    match_room_log_refused,
+    solo_run_submit,
+)
 from matches.services.matches import match_user_is_manager, match_user_side
 from rooms import games
 from rooms.errors import RoomError, RoomErrorCode
@@ -131,15 +136,17 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
         sizes = (2, 2)
         if match.mode == Match.Mode.DRAMATIC_BATTLE:
             sizes = (2, 1) if len(sides[1]) > len(sides[2]) else (1, 2)
+        declared = _declared_members(match, sizes)
         for seat, side_no, member in games.bench_seating(sizes):
             roster = sides[side_no]
             player = roster[min(member, len(roster) - 1)].player
             RoomSeat.objects.create(room=room, seat=seat, side=side_no, user=player.user,
-                                    name=player.display_name)
+                                    name=player.display_name,
+                                    character=declared[side_no - 1][member] if declared else "")
         _start_if_picked(room)
         return room
     # a team side's lineup as registered with the event (Triple Threat), else picked here
-    registered = owner_room_lineups(match) if match.mode != Match.Mode.VERSUS else None
+    registered = owner_room_lineups(match) if match.mode == Match.Mode.TRIPLE_THREAT else None
     for seat, side_no in zip(SEATS, (1, 2), strict=True):
         first, *others = sides[side_no]
         # A Versus side's character may be known already (a set's revealed pick, else the
@@ -155,6 +162,16 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
         )
     _start_if_picked(room)
     return room
+
+
+def _declared_members(match: Match, sizes: tuple[int, int]) -> tuple[list[str], ...] | None:
+    """A bench mode's characters as the sides declared them with the event (each member's, in
+    roster order), when both sides declared as many as they seat: the room offers nothing
+    else. None: the players pick in the room."""
+    declared = owner_room_lineups(match)
+    if declared is None or tuple(len(side) for side in declared) != sizes:
+        return None
+    return declared
 
 
 PRACTICE_MODES = ("versus", "training", "survival", "tag_team")
@@ -552,7 +569,10 @@ def _finish(room: Room, game: Game) -> None:
                     )
             room.match_log = outcome.log
         except MatchError as exc:
-            # The match closed meanwhile (an organizer's override, a cancelled set): the game
-            # and its log stay in the room, and the page says why no result followed.
+            # The match closed meanwhile (an organizer's override, a cancelled set), or the
+            # log was refused: the game and its log stay in the room, the page says why no
+            # result followed, and the match's audit log tells those waiting on it.
             room.result_problem = exc.message
+            match_room_log_refused(match=room.match, reason=exc.message,
+                                   room_ref=f"room {room.pk}")
     room.save()

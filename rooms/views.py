@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from matches.models import Match
@@ -21,6 +22,7 @@ from rooms.selectors import (
     room_seats,
     room_seats_of,
 )
+from rules_engine.errors import LogSyntaxError, RulesError
 
 
 def room_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -118,22 +120,38 @@ def practice_new(request: HttpRequest) -> HttpResponse:
 
 
 def _replay(request: HttpRequest, text: str, title: str, back: str | None) -> HttpResponse:
+    try:
+        replay = replay_frames(text)
+    except (LogSyntaxError, RulesError, ValueError) as exc:
+        # A log the engine cannot even set up (a refused lineup): say why, never a 500; the
+        # page still leads back to the match.
+        replay = {"frames": [], "characters": [], "names": [], "seed": None, "outcome": None,
+                  "problem": f"This log cannot be replayed: {exc}"}
     return render(request, "rooms/replay.html",
-                  {"replay": replay_frames(text), "title": title, "back": back,
+                  {"replay": replay, "title": title, "back": back,
                    # the room's turn-by-turn log, the same lines (rooms.presentation)
-                   "turns": presentation.log_turns(text)})
+                   "turns": presentation.log_turns(text) if replay["frames"] else []})
 
 
 def room_replay(request: HttpRequest, pk: int) -> HttpResponse:
     room = room_get(pk)
     if room is None or not room.log_text:
         raise Http404("the room's game is not over")
-    return _replay(request, room.log_text, f"Room {room.pk}", None)
+    return _replay(request, room.log_text, f"Room {room.pk}", reverse("rooms:room", args=[room.pk]))
 
 
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
-    """The match's result log (room-recorded or uploaded), once verified."""
+    """The match's result log (room-recorded or uploaded), once verified; without one, its
+    latest log as far as it is legal (a refused log: where and why replaying stopped)."""
     match = get_object_or_404(Match.objects.select_related("result_log"), pk=pk)
-    if match.result_log is None or match.result_source != Match.ResultSource.LOG:
-        raise Http404("this match has no verified log")
-    return _replay(request, match.result_log.text, f"Match #{match.pk}", None)
+    log = match.result_log if match.result_source == Match.ResultSource.LOG else None
+    if log is None:
+        log = match.logs.order_by("-created_at", "-id").first()
+    back = reverse("matches:match-detail", args=[match.pk])
+    if log is None:
+        room = room_for_match(match.pk)  # a room's log refused before it was stored
+        if room is None or not room.log_text:
+            raise Http404("this match has no log")
+        return _replay(request, room.log_text, f"Match #{match.pk} (not its result)", back)
+    title = f"Match #{match.pk}" + ("" if log == match.result_log else " (not its result)")
+    return _replay(request, log.text, title, back)

@@ -50,6 +50,7 @@ from tournaments.services.seeding import (
 )
 
 DEFAULT_MU = 25.0
+FINISHED_RUNS = 200
 DEFAULT_SIGMA = 25.0 / 3.0
 TOP = 8
 
@@ -311,6 +312,10 @@ def stage_odds_refresh(*, stage_id: int, runs: int | None = None) -> StageOdds |
     if stage is None:
         return None
     runs = runs or settings.YOMI_ODDS_RUNS
+    if stage.status == Stage.Status.FINISHED:
+        # every result is known: the runs all play the same stage (ties aside), and the page
+        # shows the result instead of these odds; a few runs record where each entrant ended
+        runs = min(runs, FINISHED_RUNS)
     last_change = SetResultChange.objects.filter(set__stage=stage).aggregate(
         last=Max("id"))["last"] or 0
     data = stage_odds_compute(stage=stage, runs=runs)
@@ -334,9 +339,17 @@ def stage_odds_refresh(*, stage_id: int, runs: int | None = None) -> StageOdds |
 
 def event_seeding_simulated(*, event: Event, actor: Any, runs: int | None = None,
                             seed: int = 0) -> list[Entrant]:
-    """Seed by expected finish: the first stage's format (any kind; single elimination when the
-    event has no stage yet) simulated from the rating seeding; applied by the ordinary seeding
-    service. Groups: the expected place in one's group."""
+    """Seed by expected finish (``event_seeding_simulated_order``), applied by the ordinary
+    seeding service."""
+    order = [e.pk for e in event_seeding_simulated_order(event=event, runs=runs, seed=seed)]
+    return event_seeding_set(event=event, actor=actor, method="manual", order=order)
+
+
+def event_seeding_simulated_order(*, event: Event, runs: int | None = None,
+                                  seed: int = 0) -> list[Entrant]:
+    """The seeding by expected finish, not applied (a preview): the first stage's format (any
+    kind; single elimination when the event has no stage yet) simulated from the rating
+    seeding. Groups: the expected place in one's group."""
     by_rating = seeding_preview(event=event, method="rating")
     stage = event.stages.order_by("order", "id").first()
     if stage is None:
@@ -348,4 +361,5 @@ def event_seeding_simulated(*, event: Event, actor: Any, runs: int | None = None
         place = {r["entrant"]: r["expected_place"] for r in data["rows"]}
         rank = {pk: i for i, pk in enumerate(order)}  # ties: the rating order
         order.sort(key=lambda pk: (round(place[pk], 6), rank[pk]))
-    return event_seeding_set(event=event, actor=actor, method="manual", order=order)
+    by_pk = {e.pk: e for e in by_rating}
+    return [by_pk[pk] for pk in order]

@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from simulations.selectors import BlendedCell, BlendedChart, SimulatedChart
+from stats.plots import LEFT_TITLE
 
 FONT = {"family": "system-ui, sans-serif", "size": 12}
 
 
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
+    placed = extra.pop("title_place", {})  # LEFT_TITLE for a wide plot
     return {
-        "title": {"text": title, "font": {"size": 14}}, "autosize": True, "font": FONT,
+        "title": {"text": title, "font": {"size": 14}, **placed}, "autosize": True, "font": FONT,
         "margin": {"l": 90, "r": 12, "t": 36, "b": 40},
         "paper_bgcolor": "rgba(0,0,0,0)", "plot_bgcolor": "rgba(0,0,0,0)", **extra,
     }
@@ -33,9 +35,11 @@ def chart_heatmap_figure(names: list[str], scores: list[list[float | None]],
             "hovertemplate": "%{y} vs %{x}: %{z} (%{customdata})<extra></extra>",
         }],
         "layout": _layout(
-            title, height=720, margin={"l": 90, "r": 10, "t": 36, "b": 90},
-            xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True},
-            yaxis={"autorange": "reversed", "fixedrange": True}, plot_bgcolor="#ddd",
+            title, height=720, margin={"l": 90, "r": 10, "t": 56, "b": 110}, title_place=LEFT_TITLE,
+            xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True,
+                   "title": {"text": "opponent"}, "automargin": True},
+            yaxis={"autorange": "reversed", "fixedrange": True,
+                   "title": {"text": "character"}, "automargin": True}, plot_bgcolor="#ddd",
         ),
     }
 
@@ -45,7 +49,7 @@ def simulated_heatmap_figure(chart: SimulatedChart) -> dict[str, Any]:
                else "no games") for c in row] for row in chart.cells]
     return chart_heatmap_figure(
         chart.names, chart.scores, hover,
-        f"Simulated ({chart.job.bot} bot): expected score of the row's character, out of 10")
+        f"Simulated ({chart.job.bot} bot): expected score<br>of the row's character, out of 10")
 
 
 def blended_heatmap_figure(chart: BlendedChart) -> dict[str, Any]:
@@ -59,7 +63,7 @@ def blended_heatmap_figure(chart: BlendedChart) -> dict[str, Any]:
     return chart_heatmap_figure(
         chart.names, [[c.score for c in row] for row in chart.cells],
         [[hover(c) for c in row] for row in chart.cells],
-        "Used for seeding and odds: simulated and real games blended, out of 10")
+        "Used for seeding and odds: simulated and<br>real games blended, out of 10")
 
 
 def odds_figure(rows: list[dict[str, Any]], columns: list[str]) -> dict[str, Any]:
@@ -75,8 +79,10 @@ def odds_figure(rows: list[dict[str, Any]], columns: list[str]) -> dict[str, Any
         "layout": _layout(
             "Chance to reach each round (simulated)", barmode="overlay",
             height=max(240, 22 * len(rows) + 90),
-            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True},
-            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True},
+            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True,
+                   "title": {"text": "chance (simulated)"}},
+            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True,
+                   "title": {"text": "entrant"}},
             legend={"orientation": "h", "y": -0.15},
         ),
     }

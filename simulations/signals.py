@@ -4,7 +4,7 @@ Every result path of the tournaments app (report, confirmed match, correction, f
 disqualification) ends by scheduling one rebuild of the ratings after its commit
 (``tournaments.tasks.ratings_recompute_task``). When that task succeeds (on a worker, or
 in-process under ``make run``), ``ratings_rebuilt`` sends ``stage_odds_refresh_task`` for every
-running stage (any kind) whose latest result (its newest ``SetResultChange``) is
+running or finished stage (any kind) whose latest result (its newest ``SetResultChange``) is
 not the one its odds followed, so the odds use the new ratings too. A stage being generated gets
 its first odds (its *initial* odds, kept for calibration) after the commit that generates it.
 Both are connected in ``SimulationsConfig.ready``.
@@ -31,11 +31,14 @@ def _send(stage_id: int) -> None:
 
 
 def stale_stage_ids() -> list[int]:
-    """Running stages with odds whose newest result is not the one their odds followed."""
+    """Running (or just finished) stages with odds whose newest result is not the one their
+    odds followed: the final result too (issue 35: a finished event kept the odds from before
+    its final)."""
     from simulations.models import StageOdds
 
     latest = dict(
-        Stage.objects.filter(status=Stage.Status.RUNNING, kind__in=ODDS_KINDS)
+        Stage.objects.filter(status__in=(Stage.Status.RUNNING, Stage.Status.FINISHED),
+                             kind__in=ODDS_KINDS)
         .annotate(last=Max("sets__changes__id")).values_list("pk", "last")
     )
     followed = dict(StageOdds.objects.filter(stage_id__in=latest, kind=StageOdds.Kind.CURRENT)

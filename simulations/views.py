@@ -101,17 +101,22 @@ def calibration_page(request: HttpRequest) -> HttpResponse:
     })
 
 
-@require_POST
 def event_seeding_simulated_view(request: HttpRequest, slug: str) -> HttpResponse:
-    from simulations.odds import event_seeding_simulated
+    """Seeding by expected finish, previewed like the other methods: nothing is saved here; the
+    preview's button fixes it through the seeding page (as manual numbers)."""
+    from django.core.exceptions import PermissionDenied
+
+    from simulations.odds import event_seeding_simulated_order
     from tournaments.errors import TournamentError
     from tournaments.models import Event
 
     event = get_object_or_404(Event, slug=slug)
+    if not event.is_organizer(request.user):
+        raise PermissionDenied("organizers only")
     try:
-        event_seeding_simulated(event=event, actor=request.user)
+        preview = event_seeding_simulated_order(event=event)
     except TournamentError as exc:
         messages.error(request, str(exc))
-    else:
-        messages.success(request, "Seeded by expected finish (simulated).")
-    return redirect("tournaments:event-detail", slug=event.slug)
+        return redirect("tournaments:event-seeding", slug=event.slug)
+    return render(request, "simulations/seeding_preview.html",
+                  {"event": event, "preview": preview})

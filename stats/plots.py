@@ -8,6 +8,7 @@ Layouts are compact, let the width follow the screen and keep labels horizontal,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from stats.selectors import CharacterStats, MatchupChart, PlayerStats
@@ -15,9 +16,15 @@ from stats.selectors import CharacterStats, MatchupChart, PlayerStats
 FONT = {"family": "system-ui, sans-serif", "size": 12}
 
 
+# A wide plot (a heatmap scrolls sideways in its box on a phone) starts its title at the left
+# edge, where the box opens, instead of centring it off screen.
+LEFT_TITLE = {"x": 0, "xanchor": "left", "xref": "container", "pad": {"l": 8}}
+
+
 def _layout(title: str, **extra: Any) -> dict[str, Any]:
+    placed = extra.pop("title_place", {})
     return {
-        "title": {"text": title, "font": {"size": 14}},
+        "title": {"text": title, "font": {"size": 14}, **placed},
         "autosize": True,
         "font": FONT,
         "margin": {"l": 90, "r": 12, "t": 36, "b": 40},
@@ -55,8 +62,10 @@ def matchup_row_figure(stats: CharacterStats) -> dict[str, Any]:
         "layout": _layout(
             f"{stats.name}: win rate by opponent (95% interval)",
             height=max(220, 26 * len(cells) + 80),
-            xaxis={"range": [-2, 102], "ticksuffix": "%", "fixedrange": True},
-            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True},
+            xaxis={"range": [-2, 102], "ticksuffix": "%", "fixedrange": True,
+                   "title": {"text": "win rate"}},
+            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True,
+                   "title": {"text": "opponent (games)"}},
             shapes=[{"type": "line", "x0": 50, "x1": 50, "yref": "paper", "y0": 0, "y1": 1,
                      "line": {"dash": "dot", "width": 1}}],
         ),
@@ -74,8 +83,10 @@ def options_figure(stats: CharacterStats) -> dict[str, Any]:
         }],
         "layout": _layout(
             f"{stats.name}: combat cards chosen", height=260,
-            xaxis={"ticksuffix": "%", "fixedrange": True, "rangemode": "tozero"},
-            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True},
+            xaxis={"ticksuffix": "%", "fixedrange": True, "rangemode": "tozero",
+                   "title": {"text": "share of turns"}},
+            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True,
+                   "title": {"text": "combat card"}},
         ),
     }
 
@@ -91,8 +102,9 @@ def popularity_figure(stats: CharacterStats) -> dict[str, Any]:
         }],
         "layout": _layout(
             f"{stats.name}: share of picks by month", height=260,
-            xaxis={"type": "category", "fixedrange": True},
-            yaxis={"ticksuffix": "%", "rangemode": "tozero", "fixedrange": True},
+            xaxis={"type": "category", "fixedrange": True, "title": {"text": "month"}},
+            yaxis={"ticksuffix": "%", "rangemode": "tozero", "fixedrange": True,
+                   "title": {"text": "share of picks"}},
         ),
     }
 
@@ -120,11 +132,14 @@ def heatmap_figure(chart: MatchupChart) -> dict[str, Any]:
             "hovertemplate": "%{y} vs %{x}: %{z}%<extra></extra>",
         }],
         "layout": _layout(
-            "Win rate of the row's character against the column's",
-            height=720, width=None,
-            margin={"l": 90, "r": 10, "t": 36, "b": 90},
-            xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True},
-            yaxis={"autorange": "reversed", "fixedrange": True},
+            # two short lines from the left: one long centred line was cut off on a phone
+            "Win rate of the row's character<br>against the column's",
+            height=720, width=None, title_place=LEFT_TITLE,
+            margin={"l": 90, "r": 10, "t": 56, "b": 110},
+            xaxis={"side": "bottom", "tickangle": -60, "fixedrange": True,
+                   "title": {"text": "opponent"}, "automargin": True},
+            yaxis={"autorange": "reversed", "fixedrange": True,
+                   "title": {"text": "character"}, "automargin": True},
             plot_bgcolor="#ddd",
         ),
     }
@@ -141,7 +156,7 @@ def rating_figure(stats: PlayerStats) -> dict[str, Any]:
         }],
         "layout": _layout(
             f"{stats.player.display_name}: rating over time", height=260,
-            xaxis={"type": "date", "fixedrange": True},
+            xaxis={"type": "date", "fixedrange": True, "title": {"text": "date"}},
             yaxis={"fixedrange": True, "title": {"text": "rating"}},
             margin={"l": 50, "r": 12, "t": 36, "b": 40},
         ),
@@ -167,7 +182,66 @@ def player_characters_figure(stats: PlayerStats) -> dict[str, Any]:
         "layout": _layout(
             f"{stats.player.display_name}: win rate by character",
             height=max(200, 28 * len(rows) + 80),
-            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True},
-            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True},
+            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True,
+                   "title": {"text": "win rate"}},
+            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True,
+                   "title": {"text": "character (games)"}},
         ),
     }
+
+
+def _win_rate_bars(title: str, labels: list[str], records: list[Any], axis: str,
+                   customdata: list[str]) -> dict[str, Any]:
+    """Win rates with their 95% intervals, one horizontal bar each (records: ``win_rate``,
+    ``interval``)."""
+    rates = [_percent(r.win_rate) or 0 for r in records]
+    return {
+        "data": [{
+            "type": "bar", "orientation": "h", "x": rates, "y": labels,
+            "customdata": customdata,
+            "error_x": {
+                "type": "data", "symmetric": False,
+                "array": [round(100 * (r.interval[1] - (r.win_rate or 0)), 1) if r.interval
+                          else 0 for r in records],
+                "arrayminus": [round(100 * ((r.win_rate or 0) - r.interval[0]), 1)
+                               if r.interval else 0 for r in records],
+            },
+            "hovertemplate": "%{y}: %{x}%<extra></extra>",
+        }],
+        "layout": _layout(
+            title, height=max(220, 24 * len(labels) + 90),
+            xaxis={"range": [0, 100], "ticksuffix": "%", "fixedrange": True,
+                   "title": {"text": "win rate (95% interval)"}},
+            yaxis={"autorange": "reversed", "fixedrange": True, "automargin": True,
+                   "title": {"text": axis}},
+            shapes=[{"type": "line", "x0": 50, "x1": 50, "yref": "paper", "y0": 0, "y1": 1,
+                     "line": {"dash": "dot", "width": 1}}],
+        ),
+    }
+
+
+def characters_figure(overall: list[tuple[str, str, Any]]) -> dict[str, Any]:
+    """The statistics index: every character with enough games, by win rate."""
+    shown = sorted(((cid, name, r) for cid, name, r in overall if r.is_enough),
+                   key=lambda row: -(row[2].win_rate or 0))
+    return _win_rate_bars("Win rate of each character (enough games only)",
+                          [f"{name} (n={r.games})" for _, name, r in shown],
+                          [r for _, _, r in shown], "character (games)",
+                          [cid for cid, _, _ in shown])
+
+
+@dataclass(frozen=True)
+class _Rate:
+    win_rate: float | None
+    interval: tuple[float, float] | None
+
+
+def leaderboard_figure(rows: list[Any], top: int = 20) -> dict[str, Any]:
+    """The leaderboard's first ``top`` players' win rates (the table lists them all)."""
+    shown = list(rows)[:top]
+    return _win_rate_bars(
+        f"Win rate of the first {len(shown)} players", [
+            f"{r['player_name']} (n={r['games']})" for r in shown],
+        [_Rate(r["win_rate"], (r["interval_low"], r["interval_high"])
+               if r["interval_low"] is not None else None) for r in shown],
+        "player (games)", [str(r["player"]) for r in shown])

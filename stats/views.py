@@ -45,7 +45,9 @@ def stats_index_page(request: HttpRequest) -> HttpResponse:
             record.wins += cell.wins
             record.draws += cell.draws
         overall.append((cid, name, record))
-    return render(request, "stats/index.html", {"overall": overall, **_filter_context(form)})
+    return render(request, "stats/index.html", {
+        "overall": overall, "plots": {"characters": plots.characters_figure(overall)},
+        **_filter_context(form)})
 
 
 def character_stats_page(request: HttpRequest, character_id: str) -> HttpResponse:
@@ -131,4 +133,5 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     )
     return render(request, "stats/leaderboard.html", {
         "rows": rows, "roster": selectors.roster(), **_filter_context(form),
+        "plots": {"leaders": plots.leaderboard_figure(rows)},
     })

@@ -44,6 +44,18 @@ class RegisterForm(forms.Form):
             del self.fields["characters"]
         if event.mode != Event.Mode.TRIPLE_THREAT:
             del self.fields["lineup"]
+        else:
+            # A Triple Threat player usually plays alone with a lineup: the team fields are
+            # the exception, and say so (issue 35: the form read as if a team were needed).
+            self.fields["lineup"].help_text = (
+                "Your 3 characters in the order you declare them, separated by commas.")
+            self.fields["name"].label = "Team name (a team of three only)"
+            self.fields["teammates"].label = "Teammates (a team of three only)"
+            self.fields["teammates"].help_text = (
+                "Leave empty to play alone. A team of three: your two teammates' display "
+                "names, separated by commas (each plays one character; then name the "
+                "characters below instead of a lineup).")
+            self.fields["characters"].label = "Characters (a team of three only)"
 
     def clean_characters(self) -> list[str]:
         return _names(self.cleaned_data.get("characters", ""))
@@ -73,15 +85,24 @@ class SetResultForm(forms.Form):
     def __init__(self, *args: Any, set: Set, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.set = set
+        # The rows are a table without a <label> per cell: each control names itself
+        # (aria-label), or a screen reader hears "combo box" twelve times (issue 35, axe).
+        side_a = set.entrant_a.name if set.entrant_a_id and set.entrant_a else "Side A"
+        side_b = set.entrant_b.name if set.entrant_b_id and set.entrant_b else "Side B"
         for i in range(1, set.best_of + 1):
             self.fields[f"game_{i}_winner"] = forms.ChoiceField(
-                choices=self.SIDES, required=False, label=f"Game {i} winner"
+                choices=self.SIDES, required=False, label=f"Game {i} winner",
+                widget=forms.Select(attrs={"aria-label": f"Game {i} winner"}),
             )
             self.fields[f"game_{i}_a"] = forms.CharField(
-                required=False, max_length=100, label="Side A characters"
+                required=False, max_length=100, label="Side A characters",
+                widget=forms.TextInput(attrs={
+                    "aria-label": f"Game {i}: side A ({side_a}) characters"}),
             )
             self.fields[f"game_{i}_b"] = forms.CharField(
-                required=False, max_length=100, label="Side B characters"
+                required=False, max_length=100, label="Side B characters",
+                widget=forms.TextInput(attrs={
+                    "aria-label": f"Game {i}: side B ({side_b}) characters"}),
             )
 
     def game_rows(self) -> list[tuple[int, Any, Any, Any]]:

@@ -57,7 +57,7 @@ class Event(models.Model):
         FINISHED = "finished", "Finished"
 
     class CharacterRule(models.TextChoices):
-        FREE = "free", "Free pick every game"
+        FREE = "free", "Double-blind pick every game"
         WINNER_LOCKED = "winner_locked", "Double-blind first game; winner locked, loser may switch"
         LOCKED = "locked", "Locked for the set"
 
@@ -348,7 +348,12 @@ class Set(models.Model):
         indexes = [models.Index(fields=["stage", "status"])]
 
     def __str__(self) -> str:
-        return f"{self.round_name or self.key}: {self.side_label('a')} vs {self.side_label('b')}"
+        return f"{self.round_name or self.key}: {self.matchup}"
+
+    @property
+    def matchup(self) -> str:
+        """The two sides, without the round's name (a page that names the round already)."""
+        return f"{self.side_label('a')} vs {self.side_label('b')}"
 
     @property
     def wins_needed(self) -> int:

@@ -535,11 +535,16 @@ def player_next_steps(user: Any, *, now: Any = None) -> list[NextStep]:
         url = reverse("tournaments:set-detail", args=[event.slug, s.pk])
         step = NextStep("wait", event, "", set=s, url=url,
                         opponent=opponent.name if opponent else "")
+        self_report = event.result_policy == Event.ResultPolicy.SELF_REPORT
         if s.window_opens_at and now < s.window_opens_at:
             step.text = f"Match window opens {s.window_opens_at:%d %b %H:%M}"
+        elif self_report and s.reports.filter(status=SetReport.Status.PENDING).exists():
+            # a score is reported: answering it (or waiting for the answer) comes before any
+            # pick, whatever order the players went in (issue 35: "Pick your character" stayed)
+            step.kind, step.text = _report_step(s, user)
         elif not s.open_links and pick_needed_by(s, user):  # type: ignore[attr-defined]
             step.kind, step.text = "pick", f"Pick your character for game {game}"
-        elif event.result_policy == Event.ResultPolicy.SELF_REPORT:
+        elif self_report:
             step.kind, step.text = _report_step(s, user)
         elif s.open_links:  # type: ignore[attr-defined]
             link = s.open_links[0]  # type: ignore[attr-defined]
@@ -582,3 +587,23 @@ def event_disputed_reports(event: Event) -> list[SetReport]:
             status=SetReport.Status.DISPUTED, set__stage__event=event, set__status=Set.Status.READY
         ).select_related("set").order_by("answered_at", "id")
     )
+
+
+def event_champion(event: Event) -> Entrant | None:
+    """The winner of the event's last stage once it is finished (its one entrant ranked first);
+    None before then, or when the stage ranks several first (a shared first place)."""
+    last = event.stages.order_by("-order", "-id").first()
+    if last is None or last.status != Stage.Status.FINISHED:
+        return None
+    first = [line.entrant for line in stage_standings(last).lines if line.rank == 1]
+    return first[0] if len(first) == 1 else None
+
+
+def event_unchecked_entrants(event: Event) -> list[Entrant]:
+    """The registered entrants generating the first stage would remove now: during check-in,
+    those who have not checked in (named before and after, never removed silently)."""
+    if event.status != Event.Status.CHECK_IN or event.stages.exclude(
+            status=Stage.Status.PENDING).exists():
+        return []
+    return list(event.entrants.filter(status=Entrant.Status.REGISTERED,
+                                      checked_in_at__isnull=True).order_by("name"))

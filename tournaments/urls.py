@@ -42,4 +42,6 @@ urlpatterns = [
     path("<slug:slug>/sets/<int:pk>/pick/", views.character_pick_view, name="set-pick"),
     path("<slug:slug>/sets/<int:pk>/reopen/", views.set_reopen_page, name="set-reopen"),
     path("<slug:slug>/sets/<int:pk>/match/", views.set_match_open_view, name="set-match-open"),
+    path("<slug:slug>/sets/<int:pk>/match/again/", views.set_match_replay_view,
+         name="set-match-replay"),
 ]

@@ -42,6 +42,7 @@ from tournaments.services import (
     seeding,
     self_reports,
     set_matches,
+    set_recovery,
     verification,
 )
 from tournaments.services.events import TRANSITIONS
@@ -96,6 +97,8 @@ def event_detail_page(request: HttpRequest, slug: str) -> HttpResponse:
         "disputes": selectors.event_open_disputes(event) if is_organizer else [],
         "disputed_reports": selectors.event_disputed_reports(event) if is_organizer else [],
         "mine": mine,
+        "champion": selectors.event_champion(event),
+        "unchecked": selectors.event_unchecked_entrants(event) if is_organizer else [],
         "invitations": selectors.entrant_invitations_for_user(event, request.user),
         "has_player": hasattr(request.user, "player") if request.user.is_authenticated else False,
         "register_form": RegisterForm(event=event),
@@ -179,6 +182,10 @@ def entrant_check_in(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.success(request, f"{entrant.name} is checked in.")
     except TournamentError as exc:
         messages.error(request, exc.message)
+    if request.POST.get("from") == "entrants":
+        # the organizer checks entrants in one after another from the entrants page: back
+        # there, not to the event page (one page load per entrant, not two)
+        return redirect("tournaments:event-entrants", slug=slug)
     return _back(entrant.event)
 
 
@@ -203,12 +210,16 @@ def stage_generate(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         Stage.objects.select_related("event"), pk=pk, event__slug=slug,
         event__in=selectors.events_visible_to(request.user),
     )
+    unchecked = [e.name for e in selectors.event_unchecked_entrants(stage.event)]
     try:
         generation.stage_generate(stage=stage, actor=request.user)
     except TournamentError as exc:
         messages.error(request, exc.message)
         return _back(stage.event)
-    messages.success(request, f"{stage.name} is generated.")
+    removed = [e.name for e in stage.event.entrants.filter(
+        status=Entrant.Status.REMOVED, name__in=unchecked)]
+    messages.success(request, f"{stage.name} is generated." + (
+        f" Removed for not checking in: {', '.join(sorted(removed))}." if removed else ""))
     return redirect("tournaments:stage-detail", slug=slug, pk=stage.pk)
 
 
@@ -416,6 +427,7 @@ def set_detail_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         "event": event, "set": s, "games": selectors.set_games(s), "form": form,
         "is_organizer": is_organizer, "changes": s.changes.select_related("changed_by")[:20],
         "set_matches": s.set_matches.select_related("match").order_by("created_at", "id"),
+        "refused_logs": set_recovery.set_refused_logs(s),
         "can_open_match": s.status == Set.Status.READY and (is_organizer or is_player),
     })
 
@@ -452,6 +464,20 @@ def set_match_open_view(request: HttpRequest, slug: str, pk: int) -> HttpRespons
     except TournamentError as exc:
         messages.error(request, exc.message)
         return redirect("tournaments:set-detail", slug=slug, pk=pk)
+    return redirect("matches:match-detail", pk=match.pk)
+
+
+@require_POST
+@login_required
+def set_match_replay_view(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Play again a game whose log was refused: a fresh match (and room) for it."""
+    s = _set(slug, pk, request.user)
+    try:
+        match = set_recovery.set_match_replay(set=s, actor=request.user)
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+        return redirect("tournaments:set-detail", slug=slug, pk=pk)
+    messages.success(request, f"The game is played again in match #{match.pk}.")
     return redirect("matches:match-detail", pk=match.pk)
 
 

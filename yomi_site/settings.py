@@ -365,7 +365,11 @@ EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "") or (
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Yomi tournaments <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # The site's address for links in e-mails sent outside a request (notifications).
-YOMI_SITE_URL = os.environ.get("YOMI_SITE_URL", "http://127.0.0.1:8000")
+# Unset: the first trusted origin (the site's public address where one is configured), else the
+# address `make run` serves by default.
+YOMI_SITE_URL = os.environ.get("YOMI_SITE_URL", "") or (
+    CSRF_TRUSTED_ORIGINS[0] if CSRF_TRUSTED_ORIGINS else "http://127.0.0.1:8000"
+)
 # New accounts confirm their address by e-mail only where mail really leaves the machine; with
 # the console backend (make run) they are active at once.
 YOMI_SIGNUP_CONFIRM_EMAIL = env_bool(

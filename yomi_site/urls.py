@@ -9,6 +9,7 @@ from yomi_site import characters, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", views.favicon),
     path("characters/", characters.character_list_page, name="characters"),
     path("characters/<slug:character_id>/", characters.character_detail_page,
          name="character-detail"),

@@ -70,3 +70,12 @@ def admin_login(request: HttpRequest, extra_context: dict[str, Any] | None = Non
             response["Retry-After"] = str(limited.retry_after)
             return response
     return admin.site.login(request, extra_context)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon
+    (resolved at request time: the static manifest is not read when the URLs are imported)."""
+    from django.http import HttpResponsePermanentRedirect
+    from django.templatetags.static import static
+
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

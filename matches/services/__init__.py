@@ -6,7 +6,7 @@ and confirmations of one match are serialised and a result is applied exactly on
 
 from matches.services.batches import BatchProgress, batch_progress, logs_reverify_bulk
 from matches.services.matches import match_create, match_user_side
-from matches.services.recorded import match_log_record_from_room
+from matches.services.recorded import match_log_record_from_room, match_room_log_refused
 from matches.services.results import (
     match_cancel,
     match_log_confirm,
@@ -40,6 +40,7 @@ __all__ = [
     "match_log_submit",
     "match_log_verify",
     "match_result_override",
+    "match_room_log_refused",
     "match_run_requeue",
     "match_settle",
     "match_user_side",

@@ -80,3 +80,13 @@ def match_log_record_from_room(
         )
         _verification_enqueue_on_commit(run.pk)
     return SubmissionOutcome(log=log, is_new=True, run=run)
+
+
+def match_room_log_refused(*, match: Match, reason: str, room_ref: str) -> AuditEntry:
+    """The room's game ended but its log could not be recorded for ``match`` (unreadable, the
+    match closed meanwhile): say so in the match's audit log, where its owner and those waiting
+    on the match see it (issue 35: the set stayed "Awaiting a log" and nobody was told)."""
+    return AuditEntry.objects.create(
+        match=match, actor=None, action=AuditEntry.Action.LOG_ROOM_REFUSED, reason=reason[:500],
+        after={"room": room_ref, "status": match.status},
+    )

@@ -35,6 +35,7 @@ from matches.models import (
 )
 from matches.services.matches import match_authorize_manager
 from matches.services.results import match_result_listeners_on_commit, match_settle_many
+from matches.signals import logs_refused
 from matches.status import match_status_change, run_status_change
 from matches.storable import json_storable, json_storable_from
 from matches.verdicts import verdict_view
@@ -182,6 +183,9 @@ def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
                                                "duration_ms", "finished_at", "turn_count",
                                                "board_before"])
         TimelineChunk.objects.bulk_create(chunks)
+        refused = [j.run.pk for j in stored if j.run.status == RS.ILLEGAL]
+        if refused:
+            logs_refused.send(sender=VerificationRun, run_ids=refused)
         previous = _previous_runs([j.run for j in stored
                                    if matches[j.match_id].status == Match.Status.CONFIRMED])
         final = {pk for pk, match in matches.items() if match.status == Match.Status.CONFIRMED}

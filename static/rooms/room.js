@@ -477,7 +477,7 @@
       const ml = document.getElementById("match-link");
       ml.replaceChildren();
       if (s.match_url) ml.appendChild(el("a", {href: s.match_url, id: "match-result-link"},
-        s.mode === "training" || s.mode === "survival" ? "See your solo run" : "See the match's verified result"));
+        s.match_link_text || "See the match"));
     }
   }
 

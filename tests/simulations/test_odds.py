@@ -149,8 +149,15 @@ def test_organizers_seed_by_simulation_from_the_event(client) -> None:
     for e, mu in zip(entrants, [10, 40, 20, 30], strict=True):
         rate(e, mu)
     url = reverse("simulations:event-seed", args=[event.slug])
+    assert client.get(url).status_code in (302, 403)  # organizers only
     client.force_login(organizer_of(event))
-    assert client.post(url).status_code == 302
+    preview = client.get(url)
+    assert preview.status_code == 200
+    # a preview: nothing is saved yet (issue 35: it applied at once)
+    assert [e.seed for e in event.entrants.order_by("pk")] == [1, 2, 3, 4]
+    fixed = {f"seed_{e.pk}": i for i, e in enumerate(preview.context["preview"], 1)}
+    client.post(reverse("tournaments:event-seeding", args=[event.slug]),
+                {"method": "manual", "confirm": "1", **fixed})
     seeds = {e.pk: e.seed for e in event.entrants.all()}
     assert [seeds[e.pk] for e in entrants] == [4, 1, 3, 2]
 
@@ -167,11 +174,16 @@ def test_the_seeding_page_offers_seeding_by_simulation(client) -> None:
         rate(e, mu)
     client.force_login(organizer_of(event))
     page = client.get(f"/events/{event.slug}/seeding/").content.decode()
-    form = re.search(r'<form method="post" action="([^"]+)"[^>]*id="seed-by-simulation"', page)
+    form = re.search(r'<form method="get" action="([^"]+)"[^>]*id="seed-by-simulation"', page)
     assert form is not None and form.group(1) == reverse("simulations:event-seed",
                                                          args=[event.slug])
-    response = client.post(form.group(1), follow=True)
-    assert "Seeded by expected finish (simulated)." in response.content.decode()
+    preview = client.get(form.group(1)).content.decode()
+    assert "Preview — nothing is saved" in preview
+    assert [e.seed for e in event.entrants.order_by("pk")] == [1, 2, 3, 4]
+    seeds = dict(re.findall(r'name="(seed_\d+)" value="(\d+)"', preview))
+    response = client.post(reverse("tournaments:event-seeding", args=[event.slug]),
+                           {"method": "manual", "confirm": "1", **seeds}, follow=True)
+    assert "Seeding fixed." in response.content.decode()
     assert [e.seed for e in event.entrants.order_by("pk")] == [4, 1, 3, 2]
 
 

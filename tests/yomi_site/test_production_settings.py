@@ -90,3 +90,16 @@ def test_no_secret_key_is_committed() -> None:
                 if len(value) >= 30 and "replace" not in value and "os.environ" not in value:
                     offenders.append(f"{name}: {stripped}")
     assert offenders == []
+
+
+def test_mail_links_follow_the_sites_configured_address() -> None:
+    """Issue 35: notification mails linked to 127.0.0.1:8000 whatever the site's address was.
+    The address is YOMI_SITE_URL, else the first trusted origin."""
+    code = "from django.conf import settings; print(settings.YOMI_SITE_URL)"
+    env = {**PRODUCTION_ENV, "DJANGO_SETTINGS_MODULE": "yomi_site.settings",
+           "CSRF_TRUSTED_ORIGINS": "https://yomi.example.org"}
+    shown = run_python("-c", f"import django; django.setup(); {code}", env=env)
+    assert shown.stdout.strip() == "https://yomi.example.org", shown.stderr
+    env["YOMI_SITE_URL"] = "https://play.example.org"
+    shown = run_python("-c", f"import django; django.setup(); {code}", env=env)
+    assert shown.stdout.strip() == "https://play.example.org", shown.stderr

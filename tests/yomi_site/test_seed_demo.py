@@ -144,3 +144,28 @@ def test_demo_team_events_are_played_with_verified_logs(client, slug, mode, seat
         assert len(run.verdict["final"]["life"]) == seats
     html = client.get(f"/matches/{games[0].match.pk}/").content.decode()
     assert "Seats at the table" in html and f"<td>P{seats}</td>" in html
+
+
+def test_demo_games_are_spread_over_weeks_like_a_season() -> None:
+    """Issue 35: every demo game had one timestamp, so "rating over time" spanned seconds.
+    The events are played over the weeks before today: games, their logs and the ratings
+    carry those dates, each event's games from its start, none in the future."""
+    from datetime import timedelta
+
+    from django.db.models import Max, Min
+    from django.utils import timezone
+
+    from matches.models import MatchLog
+
+    span = Game.objects.aggregate(first=Min("played_at"), last=Max("played_at"))
+    assert span["last"] - span["first"] >= timedelta(weeks=5)
+    assert span["last"] <= timezone.now()
+    days = {g.date() for g in Game.objects.values_list("played_at", flat=True)}
+    assert len(days) >= 15  # played on many days, not in one burst
+    for event in Event.objects.exclude(starts_at=None).filter(stages__sets__games__isnull=False):
+        first = Game.objects.filter(set__stage__event=event).aggregate(m=Min("played_at"))["m"]
+        assert first >= event.starts_at, event.slug
+    history = RatingHistory.objects.aggregate(first=Min("recorded_at"), last=Max("recorded_at"))
+    assert history["last"] - history["first"] >= timedelta(weeks=5)
+    logs = MatchLog.objects.aggregate(first=Min("created_at"), last=Max("created_at"))
+    assert logs["last"] - logs["first"] >= timedelta(weeks=4)

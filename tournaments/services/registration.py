@@ -17,7 +17,7 @@ from tournaments.services.common import (
     require_organizer,
     stage_has_started,
 )
-from tournaments.signals import waitlist_promoted
+from tournaments.signals import team_invited, waitlist_promoted
 
 OPEN_FOR_REGISTRATION = (Event.Status.REGISTRATION, Event.Status.CHECK_IN)
 
@@ -74,14 +74,9 @@ def entrant_register(
             TournamentErrorCode.ROSTER_SIZE,
             f"{event.get_mode_display()} entrants have {sizes} player(s), not {len(players)}",
         )
-    lineup = _real_characters([c.strip() for c in lineup if c.strip()])
-    characters = _real_characters([c.strip() for c in characters if c.strip()])
-    if event.mode == Event.Mode.TRIPLE_THREAT and len(players) == 1 and len(lineup) != 3:
-        raise TournamentError(
-            TournamentErrorCode.LINEUP, "a Triple Threat player names a lineup of 3 characters"
-        )
-    if characters and len(characters) != len(players):
-        raise TournamentError(TournamentErrorCode.LINEUP, "name one character per player or none")
+    lineup = _real_characters([c.strip() for c in lineup if c.strip()], "lineup")
+    characters = _real_characters([c.strip() for c in characters if c.strip()], "characters")
+    _lineup_check(event, players, lineup, characters)
     taken = EntrantMember.objects.filter(
         event=event, player__in=players, is_accepted=True,
         entrant__status__in=(
@@ -110,10 +105,14 @@ def entrant_register(
         )
         for i, p in enumerate(players)
     )
+    if invited:
+        transaction.on_commit(
+            lambda: team_invited.send(sender=Entrant, entrant=entrant, invited=invited)
+        )
     return entrant
 
 
-def _real_characters(names: Sequence[str]) -> list[str]:
+def _real_characters(names: Sequence[str], field: str) -> list[str]:
     """Declared characters, as the rulebook names them; a made-up name is refused."""
     from tournaments.services.advancement import canonical_character
 
@@ -122,10 +121,51 @@ def _real_characters(names: Sequence[str]) -> list[str]:
         character = canonical_character(name)
         if character is None:
             raise TournamentError(
-                TournamentErrorCode.LINEUP, f"there is no character called {name!r}"
+                TournamentErrorCode.LINEUP, f"{field}: there is no character called {name!r}",
+                field=field,
             )
         real.append(character)
     return real
+
+
+def _lineup_check(
+    event: Event, players: Sequence[Player], lineup: list[str], characters: list[str]
+) -> None:
+    """Every mode's declared characters as its rules allow them, refused at registration (the
+    room and the verifier would refuse them only after the game): a Triple Threat lineup is
+    three different characters (TT-1), a team's characters all differ (TG-1, DB-1), and only
+    Triple Threat declares a lineup."""
+    mode = event.get_mode_display()
+    if lineup and event.mode != Event.Mode.TRIPLE_THREAT:
+        raise TournamentError(
+            TournamentErrorCode.LINEUP,
+            f"lineup: only Triple Threat entrants declare a lineup ({mode} does not)",
+            field="lineup",
+        )
+    if event.mode == Event.Mode.TRIPLE_THREAT and len(players) == 1 and len(lineup) != 3:
+        raise TournamentError(
+            TournamentErrorCode.LINEUP,
+            f"lineup: a Triple Threat player names a lineup of 3 characters, not {len(lineup)}",
+            field="lineup",
+        )
+    if characters and len(characters) != len(players):
+        raise TournamentError(
+            TournamentErrorCode.LINEUP,
+            f"characters: name one character per player ({len(players)}) or none, "
+            f"not {len(characters)}",
+            field="characters",
+        )
+    for field, names, rule in (("lineup", lineup, "TT-1: three decks"),
+                               ("characters", characters,
+                                "TT-1, TG-1, DB-1: one deck each")):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise TournamentError(
+                TournamentErrorCode.LINEUP,
+                f"{field}: a side's characters are all different ({rule}); "
+                f"{', '.join(repeated)} is named twice",
+                field=field,
+            )
 
 
 def _registered_status(event: Event) -> str:

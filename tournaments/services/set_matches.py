@@ -269,9 +269,11 @@ class SetMatchOwner:
         return event.room_decision_seconds or 0
 
     def room_lineups(self, match: Match) -> tuple[list[str], list[str]] | None:
-        """A Triple Threat set's registered lineups (``Entrant.lineup``, entrant A's for side
-        1), as engine ids; None unless both entrants registered three characters."""
-        if match.mode != Match.Mode.TRIPLE_THREAT:
+        """Each side's declared characters as engine ids (entrant A's for side 1): a Triple
+        Threat lineup (``Entrant.lineup``, in declared order), or a Tag Team or Dramatic Battle
+        team's characters (each member's, in roster order, else the entrant's lineup). None
+        unless both sides declared a full set (then the players pick in the room)."""
+        if match.mode == Match.Mode.VERSUS:
             return None
         link = SetMatch.objects.select_related("set__entrant_a", "set__entrant_b") \
             .filter(match=match).first()
@@ -280,8 +282,17 @@ class SetMatchOwner:
         ids = {c.name.lower(): cid for cid, c in engine_characters().items()}
         lineups = []
         for entrant in (link.set.entrant_a, link.set.entrant_b):
-            lineup = [ids.get(str(name).lower()) for name in (entrant.lineup if entrant else [])]
-            if len(lineup) != 3 or None in lineup:
+            if entrant is None:
+                return None
+            names = list(entrant.lineup or [])
+            if match.mode != Match.Mode.TRIPLE_THREAT:
+                members = list(entrant.members.order_by("order").values_list("character",
+                                                                           flat=True))
+                if members and all(members):
+                    names = members
+            lineup = [ids.get(str(name).lower()) for name in names]
+            if not lineup or None in lineup or len(set(lineup)) != len(lineup) or (
+                    match.mode == Match.Mode.TRIPLE_THREAT and len(lineup) != 3):
                 return None
             lineups.append([c for c in lineup if c is not None])
         return lineups[0], lineups[1]

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -94,13 +95,51 @@ def _result(s: Set, *, salt: str) -> SetResult:
 
 
 def _next_ready(stage: Stage) -> Set | None:
-    """The next set to play, in bracket order."""
-    return (
+    """The next set to play, in bracket order; the demo's clock moves to when it is played."""
+    ready = (
         Set.objects.filter(stage=stage, status=Set.Status.READY)
         .select_related("entrant_a", "entrant_b", "stage__event")
         .order_by("round", "bracket", "position")
         .first()
     )
+    if ready is not None:
+        _CLOCK["now"] = _played_at(ready)
+    return ready
+
+
+# The demo's clock (issue 35: every demo game had the same timestamp, so "rating over time"
+# spanned seconds): while the events are built, "now" is when each set is played, so games,
+# logs, verdicts and ratings carry dates spread over the weeks before today, as a season's.
+_CLOCK: dict[str, datetime] = {}
+
+
+def _played_at(s: Set) -> datetime:
+    """When a demo set is played: a league's in its round's window, else a day per round
+    from its event's start (a later stage a week after), sets of a round twenty minutes
+    apart; never later than an hour ago."""
+    real = _REAL_NOW()
+    if s.window_opens_at is not None:
+        when = s.window_opens_at + timedelta(hours=2 + s.position)
+    else:
+        start = s.stage.event.starts_at or real - timedelta(days=7)
+        when = start + timedelta(days=7 * (s.stage.order or 0) + (s.round - 1),
+                                 hours=12 if s.bracket == Set.Bracket.LOSERS else 0,
+                                 minutes=20 * s.position)
+    return min(when, real - timedelta(hours=1))
+
+
+_REAL_NOW = timezone.now
+
+
+@contextmanager
+def _season_clock() -> Iterator[None]:
+    """``timezone.now`` reads the demo's clock (the real time until a set is played)."""
+    timezone.now = lambda: _CLOCK.get("now") or _REAL_NOW()  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        timezone.now = _REAL_NOW  # type: ignore[assignment]
+        _CLOCK.clear()
 
 
 def _engine_character(player: Player) -> str:
@@ -252,7 +291,8 @@ class Command(BaseCommand):
             event.organizers.add(organizer)
             if event.stages.exists() or event.entrants.exists():
                 continue  # already built: running seed_demo again changes nothing
-            builders[slug](event, organizer, players)
+            with _season_clock():
+                builders[slug](event, organizer, players)
             built += 1
         if built:
             ratings_recompute()
@@ -307,7 +347,7 @@ class Command(BaseCommand):
         """Versus, 16 players, double elimination with reset, finished; every game is a
         verified self-play log, and one illegal log keeps its verdict."""
         self._open(event, best_of=3, top_rounds=1, top_best_of=5, grand_final_best_of=5,
-                   starts_at=timezone.now() - timedelta(days=14))
+                   starts_at=timezone.now() - timedelta(days=49))
         self._enter(event, [[p] for p in players[:16]])
         event_seeding_set(event=event, actor=organizer, method="random", random_seed=2024)
         stage = stage_create(event=event, actor=organizer, name="Bracket",
@@ -319,7 +359,7 @@ class Command(BaseCommand):
         """Triple Threat, 8 players with 3-character lineups, single elimination, finished:
         every game a verified version-2 log of the two lineups (bout by bout on the match
         page)."""
-        self._open(event, best_of=3, top_best_of=3, starts_at=timezone.now() - timedelta(hours=2))
+        self._open(event, best_of=3, top_best_of=3, starts_at=timezone.now() - timedelta(days=10))
         names = [c.name for c in engine_characters().values() if abilities_implemented(c.id)]
         lineups = [[names[(i * 3 + k) % len(names)] for k in range(3)] for i in range(8)]
         self._enter(event, [[p] for p in players[4:12]], lineups=lineups)
@@ -332,7 +372,7 @@ class Command(BaseCommand):
     def seed_tag_team(self, event: Event, organizer: Any, players: list[Player]) -> None:
         """Tag Team, 8 teams of 2, round-robin groups then a single-elimination playoff, all
         finished: every game a verified version-2 log of the two teams (four seats)."""
-        self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=1))
+        self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=17))
         teams = [[players[2 * i], players[2 * i + 1]] for i in range(8)]
         names = ["Team Grave", "Team Jaina", "Team Rook", "Team Setsuki", "Team Midori",
                  "Team Valerie", "Team Lum", "Team DeGrey"]
@@ -353,7 +393,7 @@ class Command(BaseCommand):
         """Dramatic Battle: 3 lone bosses each meet 4 pairs once (a lone player always against
         a pair), finished: every game a verified version-2 log (the boss at double life
         against the pair, DB-1..DB-6)."""
-        self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=3))
+        self._open(event, best_of=1, starts_at=timezone.now() - timedelta(days=24))
         rosters = [[players[i], players[i + 1]] for i in range(0, 8, 2)]
         rosters += [[players[i]] for i in range(8, 11)]
         names = {c.id: c.name for c in engine_characters().values()}
@@ -380,7 +420,7 @@ class Command(BaseCommand):
 
     def seed_swiss(self, event: Event, organizer: Any, players: list[Player]) -> None:
         """Versus Swiss, 12 players, 4 rounds, then a top-4 double elimination; all finished."""
-        self._open(event, best_of=3, starts_at=timezone.now() - timedelta(days=7))
+        self._open(event, best_of=3, starts_at=timezone.now() - timedelta(days=42))
         self._enter(event, [[p] for p in players[:12]])
         event_seeding_set(event=event, actor=organizer, method="random", random_seed=99)
         swiss = stage_create(event=event, actor=organizer, name="Swiss rounds",
