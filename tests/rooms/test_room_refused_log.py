@@ -7,6 +7,8 @@ page offers to play the game again in a fresh match."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.urls import reverse
 
@@ -27,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_refused_room_log_is_told_shown_and_the_game_can_be_played_again(
-        client, django_capture_on_commit_callbacks) -> None:
+        client, django_capture_on_commit_callbacks, monkeypatch) -> None:
     organizer = UserFactory()
     event = EventFactory(organizers=[organizer], best_of=1, mode=Event.Mode.TRIPLE_THREAT)
     # as stored before registration checked lineups (the service now refuses this one)
@@ -48,14 +50,19 @@ def test_a_refused_room_log_is_told_shown_and_the_game_can_be_played_again(
                            character=["grave", "grave", "jaina"])
     assert "(TT-1)" in refused.value.message
 
-    # the room's end of game (rooms.services._finish) with the game the old room played
-    _, log = play_match(Mode.TRIPLE_THREAT, ("grave", "grave", "jaina"),
+    # the room's end of game (rooms.services._finish). The engine starts no game of a refused
+    # lineup (Game.new), so the room's log is made the one an older room wrote for this
+    # lineup (the same game with Midori's name replaced by Grave's): the verifier refuses it.
+    write = games.match_log
+    monkeypatch.setattr(games, "match_log", lambda *args, **kwargs: SimpleNamespace(
+        dumps=lambda: write(*args, **kwargs).dumps().replace('"midori"', '"grave"')))
+    _, log = play_match(Mode.TRIPLE_THREAT, ("grave", "midori", "jaina"),
                         ("rook", "troq", "gwen"), 1, bot="greedy")
-    room.seats.filter(seat="P1").update(character="grave,grave,jaina")
+    room.seats.filter(seat="P1").update(character="grave,midori,jaina")
     room.seats.filter(seat="P2").update(character="rook,troq,gwen")
     Room.objects.filter(pk=room.pk).update(status=Room.Status.PLAYING, seed=log.seed)
     room.refresh_from_db()
-    game = games.game_new(room.seed, ["grave,grave,jaina", "rook,troq,gwen"],
+    game = games.game_new(room.seed, ["grave,midori,jaina", "rook,troq,gwen"],
                           Mode.TRIPLE_THREAT.value)
     for event_ in log.events:
         games.apply(game, event_.player, event_.action)
