@@ -50,6 +50,7 @@ NOT_PAGES = {
     "tournaments:set-report", "tournaments:set-report-confirm", "tournaments:set-report-dispute",
     "tournaments:stage-generate",
     "simulations:job-create",  # the form is on the jobs page; this route takes its POST
+    "rooms:character-card",  # a character's card data as JSON, drawn by the room's page
 }
 ANONYMOUS_ROUTES = {"login", "accounts:signup", "password_reset", "password_reset_done",
                     "password_reset_complete"}
@@ -164,6 +165,7 @@ def site() -> dict[str, str]:
         "simulations:jobs": reverse("simulations:jobs"),
         "simulations:job": reverse("simulations:job", args=[job.pk]),
         "simulations:calibration": reverse("simulations:calibration"),
+        "simulations:chart-in-use": reverse("simulations:chart-in-use"),
         "simulations:event-seed": reverse("simulations:event-seed", args=["crawl-check-in"]),
         "tournaments:event-list": reverse("tournaments:event-list"),
         "tournaments:event-create": reverse("tournaments:event-create"),
