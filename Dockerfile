@@ -14,11 +14,10 @@ RUN pip install --no-cache-dir "mypy>=1.11" "build>=1.2"
 WORKDIR /src
 COPY . .
 # The compiled engine into rules_engine/_compiled (what `make compile` runs), then the sdist and
-# the wheel built from it (what .ci/smoke.py runs): the wheel carries the compiled build. The
-# mypyc runtime the compiled modules import is pinned beside the wheel for the next stage.
+# the wheel built from it (what .ci/smoke.py runs): the wheel carries the compiled build, which
+# needs nothing installed beside it (mypyc's runtime is compiled into its shared library).
 RUN python -m rules_engine.tools.compile
 RUN python -m build --outdir /dist .
-RUN (pip freeze | grep -i '^librt==' || true) > /dist/compiled-requirements.txt
 
 FROM ${PYTHON_IMAGE} AS runtime
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -28,7 +27,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     YOMI_ENGINE=compiled
 COPY --from=build /dist /tmp/dist
 # Not editable: the package and its dependencies in site-packages, nothing else of the tree.
-RUN pip install --no-cache-dir /tmp/dist/*.whl -r /tmp/dist/compiled-requirements.txt \
+RUN pip install --no-cache-dir /tmp/dist/*.whl \
  && rm -rf /tmp/dist \
  && useradd --create-home --uid 1000 yomi
 WORKDIR /app

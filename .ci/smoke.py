@@ -170,9 +170,10 @@ def smoke(work: Path, engine: str) -> None:
     with step("the wheel holds every shipped file"):
         wheel_check(wheel, engine)
     with step("install the wheel into a new virtualenv"):
-        run([python, "-m", "venv", str(venv)])
-        run([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check",
-             str(wheel)])
+        # pip runs from here into the new environment (pip --python): nothing else is in it
+        run([python, "-m", "venv", "--without-pip", str(venv)])
+        run([python, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+             "--quiet", "--disable-pip-version-check", str(wheel)])
     db_url = os.environ.get("SMOKE_DATABASE_URL",
                             "postgres://postgres@127.0.0.1:5432/yomi_smoke")
     port = os.environ.get("SMOKE_PORT", "8321")
