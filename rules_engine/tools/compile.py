@@ -60,7 +60,7 @@ def modules(package: Path) -> list[Path]:
     found = []
     for path in sorted(package.rglob("*.py")):
         relative = path.relative_to(package).as_posix()
-        if (path.name == "__init__.py" or relative.startswith("tools/")
+        if (path.name == "__init__.py" or relative.startswith(("tools/", COMPILED.name))
                 or relative in INTERPRETED):
             continue
         found.append(path)
