@@ -337,12 +337,13 @@ class Command(BaseCommand):
             chunk = (time.process_time() - cpu) / logs * 1000
         finally:
             Match.objects.filter(pk__in=[m.pk for m in matches]).delete()
+        # each part is a separate timing: on a busy machine they need not add up
         return (f"  where a chunk's CPU goes, ms per log ({logs} logs, each part timed alone): "
-                f"a chunk's verification {chunk:.2f} = the engine's judgement {judged:.2f} "
-                f"(reading and schema-checking the log {schema:.2f}, replay and timeline "
-                f"{replayed:.2f}, the timeline's JSON form {json_form:.2f}, the rest: the "
-                f"board and glue) + storing {chunk - judged:.2f} (ORM, SQL, JSON encoding, "
-                f"timeline chunks)")
+                f"a chunk's verification {chunk:.2f}, of which the engine's judgement "
+                f"{judged:.2f}: reading and schema-checking the log {schema:.2f}, replay and "
+                f"timeline {replayed:.2f}, the timeline's JSON form {json_form:.2f}, the rest "
+                f"the board and glue; the rest of the chunk is storing (ORM, SQL, JSON "
+                f"encoding, timeline chunks)")
 
     def _target_line(self, label: str, per_log_ms: float, target_ms: float) -> None:
         verdict = "met" if per_log_ms <= target_ms else "NOT met"
