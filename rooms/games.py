@@ -10,39 +10,25 @@ cost of a round trip).
 
 from __future__ import annotations
 
-import re
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from rules_engine.actions import (
     Action,
-    Assist,
-    BotTie,
-    Combo,
-    Commit,
-    Pick,
-    Pump,
-    Snapback,
-    Swap,
-    Tag,
 )
 from rules_engine.bots import Bot, make_bot
-from rules_engine.cards import CARDS_BY_CODE, Card, Character, MoveType, character, characters
+from rules_engine.cards import CARDS_BY_CODE, characters
 from rules_engine.game import Game
-from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_event, seat_names
+from rules_engine.log import LogEvent, MatchLog, parse_event, seat_names
 from rules_engine.table import Table
-from rules_engine.team import Mode, Team
-from rules_engine.training import survival_game, survival_score, training_game
+from rules_engine.team import Mode
+from rules_engine.training import survival_score
 from rules_engine.types import PlayerId
 
 CACHE_SIZE = 512
 _cache: OrderedDict[tuple[int, int, tuple[str, ...], str], Game] = OrderedDict()
-# The character acting at each event of a cached game (a version-2 log names it); kept beside
-# the game, which does not record it.
-_acting: weakref.WeakKeyDictionary[Game, list[str | None]] = weakref.WeakKeyDictionary()
 
 VERSUS = Mode.VERSUS.value
 # The modes a room plays: how many characters each seat picks (Survival's bot seat: its run).
@@ -83,17 +69,9 @@ def lineup(pick: str) -> tuple[str, ...]:
 
 
 def game_new(seed: int | None, picks: Sequence[str], mode: str = VERSUS) -> Game:
-    """A fresh game of the room's mode: seeded (None: a tabletop game, recorded draws)."""
-    if mode == VERSUS:
-        return Game(character(picks[0]), character(picks[1]), seed=seed)
-    if mode == Mode.TRAINING.value:
-        assert seed is not None
-        return training_game(picks[0], picks[1], seed=seed)
-    if mode == Mode.SURVIVAL.value:
-        assert seed is not None
-        return survival_game(picks[0], lineup(picks[1]), seed=seed)
-    return Game.for_teams(Mode(mode), (Team.of(lineup(picks[0])), Team.of(lineup(picks[1]))),
-                          seed=seed)
+    """A fresh game of the room's mode, by the engine's front door: seeded (None: a tabletop
+    game, recorded draws)."""
+    return Game.new(Mode(mode), (lineup(picks[0]), lineup(picks[1])), seed=seed)
 
 
 def bench_seating(sizes: tuple[int, int]) -> list[tuple[str, int, int]]:
@@ -112,15 +90,13 @@ def acting_character(game: Game, player: PlayerId) -> str | None:
 
 
 def apply(game: Game, player: PlayerId, action: Action) -> None:
-    """``game.apply``, remembering the character that acted (for a version-2 log)."""
-    acting = acting_character(game, player)
+    """``game.apply`` (the game records the character that acted, for a version-2 log)."""
     game.apply(player, action)
-    _acting.setdefault(game, []).append(acting)
 
 
 def acting_characters(game: Game) -> list[str | None]:
-    """The character acting at each event of ``game`` (as applied through :func:`apply`)."""
-    return list(_acting.get(game, ()))
+    """The character acting at each event of ``game`` (None for a team mode's pick)."""
+    return list(game.acting)
 
 
 def _event_of(mode: str, game: Game, player: str, action: dict[str, object],
@@ -151,7 +127,7 @@ def game_for(room_id: int, seed: int | None, picks: Sequence[str],
     game = game_new(seed, picks, mode)
     for i, (player, action, acting) in enumerate(stored):
         event = _event_of(mode, game, player, action, acting or None, f"$.events[{i}]")
-        apply(game, event.player, event.action)
+        game.apply(event.player, event.action)
     with _lock:
         _cache[key] = game
         _cache.move_to_end(key)
@@ -217,82 +193,6 @@ def action_parse(seat: PlayerId, data: object, game: Game, mode: str = VERSUS) -
                      "$.action").action
 
 
-_CODE = re.compile(r"\b(?:[2-9TJQKA][CDHS]|X[12])\b")
-_SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-_RANKS = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
-
-
-def card_label(card: Card | None) -> str:
-    """A card as players name it: "4\u2663", "Jack\u2665", "Joker"."""
-    if card is None:
-        return "?"
-    if card.is_joker:
-        return "Joker"
-    return f"{_RANKS.get(card.code[0], card.code[0])}{_SUITS.get(card.code[1], card.code[1])}"
-
-
-def _cards_label(cards: Sequence[Card]) -> str:
-    return ", ".join(card_label(c) for c in cards) or "none"
-
-
-def _move_label(owner: Character | None, card: Card, move: MoveType | None,
-                name: str | None) -> str:
-    """ "Jack\u2663 (Fireball, attack)": the card, and the move its owner plays with it."""
-    if move is None:
-        return card_label(card)
-    named = name
-    if named is None and owner is not None and not card.is_joker:
-        ends = owner.moves_of_type(card, move)
-        named = ends[0].name if len(ends) == 1 else None
-    return f"{card_label(card)} ({named + ', ' if named else ''}{move.value})"
-
-
-def action_label(action: Action, game: Game | None = None,
-                 player: PlayerId | None = None) -> str:
-    """What a button says, in the game's words: card names with suits, the character a pick or
-    a tag brings in and the move a card plays (when the game and the deciding seat are given);
-    the engine's own wording for the kinds that need nothing more."""
-    state = game.state(player) if game is not None and player is not None else None
-    own = state.character if state is not None else None
-    partner = game.partner(state) if game is not None and state is not None else None
-    if isinstance(action, Assist):
-        played = _move_label(own, action.card, action.move, action.name)
-        return f"Assist with {played}, discard {card_label(action.cost)}"
-    if isinstance(action, Swap):
-        return "Swap the assist in"
-    if isinstance(action, Tag):
-        incoming = partner.character.name if partner is not None else "your partner"
-        if action.tag is None:
-            return f"Hard tag: {incoming} comes in (plays no card next combat)"
-        if action.tag == "super" and action.card is not None:
-            mover = partner.character if partner is not None else None
-            return (f"Tag in {incoming} (super tag), playing "
-                    f"{_move_label(mover, action.card, action.move, action.name)}")
-        if action.tag == "ace":
-            return (f"Tag in {incoming} (Ace tag): discard {_cards_label(action.sets)}; "
-                    f"{incoming} takes Aces from discard: {_cards_label(action.from_discard)}, "
-                    f"deck: {_cards_label(action.from_deck)}")
-        return (f"Tag in {incoming} ({action.tag} tag), discard {card_label(action.card)} "
-                f"and {incoming}'s {card_label(action.partner_card)}")
-    if isinstance(action, Snapback):
-        return f"Snapback (discard {card_label(action.card)}): the opponent switches out"
-    if isinstance(action, Pick):
-        known = characters().get(action.incoming)
-        return f"Send in {known.name if known is not None else action.incoming}"
-    if isinstance(action, BotTie):
-        return f"The bot's tied combos: it goes on with {action_label(action.choice)}"
-    if isinstance(action, Commit):
-        return f"Commit {_move_label(own, action.card, action.move, action.name)}"
-    if isinstance(action, Combo):
-        text = f"Combo {_move_label(own, action.card, action.move, action.name)}"
-        return f"{text}, paying Aces {_cards_label(action.aces)}" if action.aces else text
-    if isinstance(action, Pump):
-        return f"Pump move {action.target + 1} with {_cards_label(action.cards)}"
-    # the other kinds: the engine's wording, its card codes ("KC") named as players name them
-    text = _CODE.sub(lambda m: card_label(CARDS_BY_CODE.get(m.group(0))), str(action))
-    return text[:1].upper() + text[1:]
-
-
 def playable_characters() -> dict[str, str]:
     """Character id -> name, as the engine knows them."""
     return {cid: ch.name for cid, ch in sorted(characters().items())}
@@ -306,29 +206,9 @@ def card_name(code: str) -> str:
 def match_log(game: Game, seed: int | None, picks: Sequence[str],
               names: Sequence[str | None], mode: str = VERSUS,
               controllers: Sequence[tuple[str | None, ...] | None] = (None, None)) -> MatchLog:
-    """The finished game's log, written as self-play writes it (seeded or recorded draws,
-    claimed result): version 1 for Versus, version 2 (each event naming the character acting)
-    for the other modes."""
+    """The finished game's log, as the engine writes any game's (:meth:`Game.to_log`)."""
     assert game.outcome is not None
-    result = ClaimedResult(game.outcome.winner, game.outcome.termination, game.turn, game.life)
-    if mode == VERSUS:
-        return MatchLog(
-            characters=(picks[0], picks[1]),
-            events=tuple(LogEvent(p, a) for p, a in game.history),
-            seed=seed,
-            result=result,
-            names=(names[0], names[1]),
-        )
-    sides = (lineup(picks[0]), lineup(picks[1]))
-    acting = acting_characters(game)
-    assert len(acting) == len(game.history)
-    return MatchLog(
-        characters=(sides[0][0], sides[1][0]),
-        events=tuple(LogEvent(p, a, c) for (p, a), c in zip(game.history, acting, strict=True)),
-        seed=seed, result=result, names=(names[0], names[1]), mode=Mode(mode),
-        sides=(Team.of(sides[0], controllers[0]).members,
-               Team.of(sides[1], controllers[1]).members), version=2,
-    )
+    return game.to_log(names=(names[0], names[1]), controllers=(controllers[0], controllers[1]))
 
 
 def survival_result(game: Game) -> dict[str, object]:

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules_engine.cards import character
 from rules_engine.errors import RulesError
 from rules_engine.game import Game
 from rules_engine.log import parse_log
-from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 
 
@@ -36,11 +34,7 @@ def _frame(game: Game, event: dict[str, Any] | None) -> dict[str, Any]:
 def replay_frames(text: str) -> dict[str, Any]:
     """All frames of a log; ``problem`` says where replaying stopped if the log is illegal."""
     log = parse_log(text)
-    if log.mode is Mode.VERSUS:
-        game = Game(character(log.characters[0]), character(log.characters[1]),
-                    ruleset=log.ruleset, seed=log.seed)
-    else:  # Triple Threat, Training, Survival: one seat a side, the teams as declared
-        game = Game.for_teams(log.mode, log.teams, ruleset=log.ruleset, seed=log.seed)
+    game = Game.for_log(log)  # the front door (Game.new), any mode
     frames = [_frame(game, None)]
     problem = None
     for i, event in enumerate(log.events):

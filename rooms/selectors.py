@@ -165,9 +165,9 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
         if decides:
             target = decides[0]
             state["decision"] = decision_token(game, target.name)
-            state["legal"] = [{"label": games.action_label(a, game, target),
-                               "action": a.to_json()}
-                              for a in game.legal_actions(target)]
+            # each choice as the engine describes it for a person: its label, the action to
+            # send back, and the plain-data description (cards, option, move, speed, damage)
+            state["legal"] = [c.to_json() for c in game.choices(target)]
             if target is not viewer:
                 state["deciding_for"] = target.name
         controller = game.controller(viewer)

@@ -34,7 +34,7 @@ from rules_engine.errors import LogSyntaxError
 from rules_engine.log import MAX_SURVIVAL_BOTS, side_sizes
 from rules_engine.replay import replay
 from rules_engine.rng import SplitMix64
-from rules_engine.selfplay import play_game, play_match
+from rules_engine.selfplay import play, play_game, play_match
 from rules_engine.team import Mode
 from rules_engine.timeline import timeline
 from rules_engine.training import survival_score
@@ -94,10 +94,7 @@ def _play(args: argparse.Namespace) -> int:
             print(f"{flag}: a {mode.label} side is {size} different character"
                   f"{'s' if size > 1 else ''} (comma-separated)", file=sys.stderr)
             return 2
-    if mode is Mode.VERSUS:
-        game, log = play_game(args.p1, args.p2, args.seed, bot=args.bot)
-    else:
-        game, log = play_match(mode, teams[0], teams[1], args.seed, bot=args.bot)
+    game, log = play(mode, teams, args.seed, bot=args.bot)
     text = log.dumps()
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")

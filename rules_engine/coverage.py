@@ -19,7 +19,7 @@ brings FR-ROOK-* and RW-13 into scope at once. Every other ID is in scope now.
 *Covered*: an in-scope ID counts as covered only when at least one citing test *drives the
 game*. The criterion is mechanical (:func:`game_driving_tests`): the test function calls one of
 :data:`GAME_DRIVERS` (``Game(...)``, ``replay``, ``new_game_for``, ``play_game``,
-``timeline``; ``Game.for_teams`` and ``play_match`` for the team modes), directly or through
+``timeline``; ``Game.new``, ``play`` and ``play_match`` for the team modes), directly or through
 the functions and fixtures it calls or takes as parameters that are defined in the tests
 directory itself (its own module, ``helpers.py``,
 ``conftest.py``, ...), followed transitively. So ``recorded_game`` / ``won_combat`` (which
@@ -122,7 +122,8 @@ def citations(test_dir: Path, ids: list[str]) -> dict[str, list[str]]:
 
 
 GAME_DRIVERS: frozenset[str] = frozenset({"Game", "replay", "new_game_for", "play_game",
-                                          "timeline", "for_teams", "play_match"})
+                                          "timeline", "new", "for_log", "play",
+                                          "play_match"})
 """Callables that play a game through the engine: constructing a ``Game`` (which every
 ``apply`` needs), replaying or explaining a log, or a self-play game."""
 

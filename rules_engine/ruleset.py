@@ -110,7 +110,8 @@ class FaceBlockParity(Enum):
 
 
 class UnstablePowerRotation(Enum):
-    """Which combat card Jaina's Unstable Power may rotate (docs/rules-engine.md, "Jaina")."""
+    """Which combat card Jaina's Unstable Power may rotate (docs/rules/characters/jaina.md, "Engine
+rulings")."""
 
     REVEALED_ATTACK = "REVEALED_ATTACK"  # the 2014 text: "your combat-revealed attack"
     ANY_CARD_WITH_ATTACK = "ANY_CARD_WITH_ATTACK"  # the first-edition FAQ (FR-JAINA-9)

@@ -9,6 +9,12 @@ Responsibility: the one place that knows the shape. The game, views, timeline an
 modules ask it for "the opponent" instead of assuming two players, so the team modes change
 this object, not the code that asks.
 
+Two shapes are kept: the *seating* (every seat on the side it was dealt, for the whole game) and
+the seats *in play* (:attr:`Table.sides`: a defeated Tag Team character's seat leaves, TG-KO;
+a tag swaps the active seat). Who belongs to which side (:meth:`Table.side_of`,
+:meth:`Table.partner`, :meth:`Table.opponents`) is the seating's answer, so a defeated seat keeps
+its side and its teammate; who is in combat and who acts when is the in-play answer.
+
 >>> t = Table.versus()
 >>> t.opponent(PlayerId.P1), t.partner(PlayerId.P1)
 (<PlayerId.P2: 1>, None)
@@ -25,15 +31,29 @@ from rules_engine.types import PlayerId
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """Two sides of seats, each side's active seat first."""
+    """Two sides of seats in play, each side's active seat first, and the seating they were
+    dealt (None: the same as ``sides``)."""
 
     sides: tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]
+    seating: tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]] | None = None
     # initiative orders by first seat, worked out once (the game asks for them at every step)
     _orders: dict[PlayerId, tuple[PlayerId, ...]] = field(
         init=False, repr=False, compare=False, hash=False)
+    # seat -> its side at the seating (a defeated seat keeps it)
+    _side: dict[PlayerId, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
+        if self.seating is None:
+            object.__setattr__(self, "seating", self.sides)
+        dealt = self.dealt
+        object.__setattr__(self, "_side", {s: i for i in (0, 1) for s in dealt[i]})
         object.__setattr__(self, "_orders", {s: self._order_from(s) for s in self.seats})
+
+    @property
+    def dealt(self) -> tuple[tuple[PlayerId, ...], tuple[PlayerId, ...]]:
+        """The seating: every seat on its side as dealt, in play or not."""
+        assert self.seating is not None  # set by __post_init__
+        return self.seating
 
     @staticmethod
     def versus() -> Table:
@@ -60,7 +80,16 @@ class Table:
         """The table once ``seat``'s character has left play (TG-KO): its partner, if any, is
         the side's active seat."""
         a, b = self.sides
-        return Table((tuple(s for s in a if s is not seat), tuple(s for s in b if s is not seat)))
+        return Table((tuple(s for s in a if s is not seat), tuple(s for s in b if s is not seat)),
+                     self.seating)
+
+    def swapped(self, side: int) -> Table:
+        """The table once ``side``'s benched seat has come in and its active seat gone to the
+        bench (a snapback, SB-2; a tag)."""
+        seats = self.sides[side]
+        turned = (seats[1], seats[0], *seats[2:])
+        a, b = self.sides
+        return Table((turned, b) if side == 0 else (a, turned), self.seating)
 
     def bench(self, side: int) -> tuple[PlayerId, ...]:
         """The seats of ``side`` in play but not in combat (TG-2)."""
@@ -72,8 +101,8 @@ class Table:
         return self.sides[0] + self.sides[1]
 
     def side_of(self, seat: PlayerId) -> int:
-        """0 for side A, 1 for side B."""
-        return 0 if seat in self.sides[0] else 1
+        """0 for side A, 1 for side B (a defeated seat keeps its side)."""
+        return self._side[seat]
 
     def active(self, side: int) -> PlayerId:
         """The seat of ``side`` that is in combat."""
@@ -89,12 +118,18 @@ class Table:
         return self.active(1 - self.side_of(seat))
 
     def opponents(self, seat: PlayerId) -> tuple[PlayerId, ...]:
-        """Every seat of the other side (abilities that reach the whole team)."""
-        return self.sides[1 - self.side_of(seat)]
+        """Every seat of the other side as dealt, defeated or not (abilities that reach the
+        whole team ask the game, which keeps the ones in play)."""
+        return self.dealt[1 - self._side[seat]]
 
     def partner(self, seat: PlayerId) -> PlayerId | None:
-        """``seat``'s teammate on its side, if it has one (never in Versus)."""
-        mates = [s for s in self.sides[self.side_of(seat)] if s is not seat]
+        """``seat``'s teammate as dealt, if it has one (never in Versus), defeated or not.
+
+        >>> t = Table.for_sizes(2, 2).without(PlayerId.P1)
+        >>> t.partner(PlayerId.P1), t.side_of(PlayerId.P1), t.partner(PlayerId.P3)
+        (<PlayerId.P3: 2>, 0, <PlayerId.P1: 0>)
+        """
+        mates = [s for s in self.dealt[self._side[seat]] if s is not seat]
         return mates[0] if mates else None
 
     def in_initiative_order(self, first: PlayerId) -> tuple[PlayerId, ...]:
@@ -103,7 +138,8 @@ class Table:
         return self._orders[first]
 
     def _order_from(self, first: PlayerId) -> tuple[PlayerId, ...]:
-        mine, theirs = self.sides[self.side_of(first)], self.opponents(first)
+        side = self._side[first]
+        mine, theirs = self.sides[side], self.sides[1 - side]
         ordered: list[PlayerId] = [first]
         rest_mine = [s for s in mine if s is not first]
         for i in range(max(len(rest_mine), len(theirs))):

@@ -339,8 +339,11 @@ class CombatTags:
         if action.tag != ACE:
             raise RuleViolation("TAG-PU-1", "in Power Up a team tags by the Ace tag (or later "
                                             "by a hard tag)")
-        if game.table.partner(ps.player) is None:
+        mate = game.table.partner(ps.player)
+        if mate is None:
             raise RuleViolation("DB-7", f"{ps.character.name} has no partner to tag")
+        if mate in self._down or ps.player in self._down:
+            raise RuleViolation("TG-KO", f"{ps.character.name} has no partner standing to tag")
         if self._banned(game, ps):
             raise RuleViolation("TAG-PU-3", "a team whose active character was snapped back "
                                             "or knocked down this turn cannot tag in this "

@@ -5,8 +5,8 @@ Glossary: *Hex* = the innate's end-of-turn damage (ability damage, not a hit); *
 one-turn state Protective Ward puts the opponent in (their attacks and throws are unpumpable
 Enders); *shield* = a Bubble Shield in Argagarg's ongoing area.
 
-Responsibility: Argagarg's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"Argagarg"):
+Responsibility: Argagarg's ability hooks. Decisions of this module's making
+(docs/rules/characters/argagarg.md, "Engine rulings"):
 - Hex of Murkwood acts at K1 (after the end-of-turn window, in initiative order, OQ-24) unless
   Argagarg was knocked down at some point of the turn: knocked down when it began (KD-3, even if
   card text stood him up) or knocked down by this turn's combat (C13a). It deals 2, plus 2 for

@@ -5,8 +5,8 @@ Glossary: *special and super attacks* = attack moves on J, Q, K (special) and A 
 *combat-reveals* = the combat action shown at C2 (before rotations and voids); *rotate* = turn
 the combat card 180 degrees so its other end is the combat action.
 
-Responsibility: DeGrey's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"DeGrey"):
+Responsibility: DeGrey's ability hooks. Decisions of this module's making
+(docs/rules/characters/degrey.md, "Engine rulings"):
 - Moral High Ground adds, to each special and super attack of DeGrey's finished combo (the
   combat card included), the number of cards the opponent holds beyond DeGrey's, counted at C12
   (after the combo, CB-12), as part of that move's combo damage (so a Rewind prevents it). A

@@ -8,7 +8,7 @@ Stop*: after a Time Spiral deals block damage, the blocker may place a face-down
 then Geiger may start a combo with a throw from hand (CB-1).
 
 Responsibility: Geiger's ability hooks; each docstring names the step the game calls it at.
-Decisions of this module's making (docs/rules-engine.md, "Geiger"):
+Decisions of this module's making (docs/rules/characters/geiger.md, "Engine rulings"):
 
 - Time Stop applies when the Time Spiral's block damage is more than 0 (it is dealt at C8c,
   after the block draw: the draw is put off until Geiger decides, and the blocker's innates

@@ -6,7 +6,7 @@ when one of her heals resolved, even at full life (Healing Sphere: "even if you 
 life"). *Hearts card* = a card of suit hearts (a Joker has no suit: it is a non-Hearts card).
 
 Responsibility: Gloria's ability hooks; each docstring names the step the game calls it at.
-Decisions of this module's making (docs/rules-engine.md, "Gloria"):
+Decisions of this module's making (docs/rules/characters/gloria.md, "Engine rulings"):
 
 - Healing Touch ("after the Power Up phase") is played in the end-of-turn window (K1), which
   opens right after Power Up, once per turn, only when she holds two non-Hearts cards and is

@@ -6,8 +6,8 @@ Glossary: *normal block* = a block on a 2..10 card whose rank prints no During C
 a card with a normal attack end (Gwen's 2..6); *red* = hearts and diamonds, *black* = clubs and
 spades; *freeze* = the opponent skips every decision for the rest of the turn.
 
-Responsibility: Gwen's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"Gwen"):
+Responsibility: Gwen's ability hooks. Decisions of this module's making
+(docs/rules/characters/gwen.md, "Engine rulings"):
 - Shadow Plague: one more card in the draw phase (T2, a ``DRAW_COUNT`` modifier), then 2 damage
   to herself once her draws are done (none on turn 1: there is no draw phase).
 - Relentless Strikes is asked at C6 (``contest``) when the opponent's normal block beats her

@@ -16,7 +16,7 @@ Responsibility: Jaina's ability hooks. Decisions of this module's making:
 - Smoldering Embers acts for every copy in her discard pile however it got there (discarded as
   a combat card, a pump or a cost, or played at Combat Reveal, countered or not): its text is a
   condition on the card being in the discard pile, not a trigger on playing it, and FR-JAINA-10
-  says every copy there triggers (docs/rules-engine.md, "Jaina").
+  says every copy there triggers (docs/rules/characters/jaina.md, "Engine rulings").
 """
 
 from __future__ import annotations

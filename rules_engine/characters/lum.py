@@ -5,8 +5,8 @@ Glossary: *face card* = a J, Q or K (GL-FACE; Aces are not face cards); *roll* =
 Dice's top card of the deck, discarded; *deal* = Blackjack's cards discarded from the deck one by
 one; *poker hand* = the top two cards of his discard pile and up to three cards of his hand.
 
-Responsibility: Lum's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"Lum"):
+Responsibility: Lum's ability hooks. Decisions of this module's making
+(docs/rules/characters/lum.md, "Engine rulings"):
 - Roll the Dice is played in the end-of-combat window (C13b), once a combat (FR-LUM-2), when
   this combat his attack dealt damage (combat damage with an attack move: his combat attack, a
   hit-back, an attack of his combo) or block damage (FR-LUM-1); Blackjack's damage is ability

@@ -5,7 +5,7 @@ Glossary: a *black* card is a Club or a Spade; a *face card* is a J, Q or K (Ace
 cards); *banished* cards are removed from the game (``Zone.BANISHED``, public, never return).
 
 Responsibility: Menelker's ability hooks; each docstring names the step the game calls it at.
-Decisions of this module's making (docs/rules-engine.md, "Menelker"):
+Decisions of this module's making (docs/rules/characters/menelker.md, "Engine rulings"):
 
 - Bleeding Wounds (innate): every hit by one of his black J, Q or K attacks — the combat card at
   C6 (a speed tie and an ``also_hits`` included) or a combo move or hit-back at C10 — makes him

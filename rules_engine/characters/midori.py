@@ -8,7 +8,7 @@ ongoing area, resolved. A *normal dodge* is a dodge whose card has no During Com
 its owner (AB-3); Ghost Riposte (DeGrey A) and Blackjack (Lum A) are ability dodges.
 
 Responsibility: Midori's ability hooks; each docstring names the step the game calls it at.
-Decisions of this module's making (docs/rules-engine.md, "Midori"):
+Decisions of this module's making (docs/rules/characters/midori.md, "Engine rulings"):
 
 - Dragon Form ends at lock-in (C5) when the combat card Midori combat-revealed is a non-Dragon
   attack or throw (FR-MIDORI-2): also when that card is later void (an unpaid Wrath of Earth,

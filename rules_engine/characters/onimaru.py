@@ -7,7 +7,7 @@ aren't face cards); *attached Aces* = cards Clockwork Formation put on Onimaru's
 (the Clockwork Soldiers Ace and up to three more).
 
 Responsibility: Onimaru's ability hooks. Decisions of this module's making
-(docs/rules-engine.md, "Onimaru"):
+(docs/rules/characters/onimaru.md, "Engine rulings"):
 - Guard Crush (C6): his normal attack against a normal block whose card's rank is equal or
   lower than his attack card's wins (the attack hits); special blocks block as usual.
 - General's Armor (C6): his 5's attack that a faster normal attack without knockdown would

@@ -6,7 +6,7 @@ opponent's cards Bare Your Soul put face up on the table (``PlayerState.face_up`
 *control* = Persephone makes the opponent's decisions (``ctx.control``).
 
 Responsibility: Persephone's ability hooks. Decisions of this module's making
-(docs/rules-engine.md, "Persephone"):
+(docs/rules/characters/persephone.md, "Engine rulings"):
 - Dominance acts on every knockdown she inflicts (a ``Knockdown`` by her, delivered at C13a,
   before C13c discards the combat cards): she may fetch one non-Joker card from her discard
   pile; when she also knocked the opponent down in the previous turn's combat, up to four

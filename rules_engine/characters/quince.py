@@ -6,8 +6,8 @@ Glossary: *face card* = J, Q, K (GL-FACE); *combat-reveals* = the combat action 
 Truths) = two face-up piles Quince makes of the chosen and revealed cards, the opponent picking
 the one that goes to his hand.
 
-Responsibility: Quince's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"Quince"):
+Responsibility: Quince's ability hooks. Decisions of this module's making
+(docs/rules/characters/quince.md, "Engine rulings"):
 - Positive Spin is asked at the end of the turn (K1, after the end-of-turn window, before the
   hand limit) when Quince dealt damage of any kind (combat, combo, block or ability damage) to
   the opponent this turn. The revealed card is public (``public_view``'s ``shown``) until it

@@ -6,8 +6,8 @@ Glossary: *special block* = a block on a card whose rank prints a During Combat 
 and 5); a *normal attack* is a move on a 2..10 card; a *special attack* is an attack on a J, Q
 or K (Aces are super moves); *same suit* = the suit of the card Rook attacked with.
 
-Responsibility: Rook's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"Rook"):
+Responsibility: Rook's ability hooks. Decisions of this module's making
+(docs/rules/characters/rook.md, "Engine rulings"):
 - Rock Armor is decided once the opponent's combo is over (rook.md, engine notes: it resolves
   after the opponent's full combo; the knockdown it depends on is known only then). Rook's
   normal attack must have lost C6 to a faster normal attack or to a special attack; the last

@@ -5,8 +5,8 @@ Glossary: *full combo after a dodge* = the hit-back after a winning dodge may be
 (CB-13) instead of CB-7's single Ender; *counter* (CTR rules) = Smoke Bomb negating an ability as
 it is played, its costs undone (CTR-3).
 
-Responsibility: Setsuki's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"Setsuki"):
+Responsibility: Setsuki's ability hooks. Decisions of this module's making
+(docs/rules/characters/setsuki.md, "Engine rulings"):
 - Speed of the Fox counts her hand as the draw phase starts (T2, before any draw-phase card):
   with 1 or 0 cards she draws 5 instead of 1 (a ``DRAW_COUNT`` modifier: 4 more), and for the
   rest of that turn a dodge of hers that wins against an attack or a Joker gets a full-combo

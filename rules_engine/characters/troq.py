@@ -5,8 +5,8 @@ Glossary: *attached blocks* = block cards Giant Growth put on Troq's character c
 two, public, GEN-9); *normal attack* / *normal throw* = a move on a 2..10 card (Troq's 4..8
 attacks, his 2..5, 9 and 10 throws); a move "is interrupted" when it loses combat.
 
-Responsibility: Troq's ability hooks. Decisions of this module's making (docs/rules-engine.md,
-"Troq"):
+Responsibility: Troq's ability hooks. Decisions of this module's making
+(docs/rules/characters/troq.md, "Engine rulings"):
 - Giant Growth acts when Troq's block beats an attack (C8b, with the ``Blocked`` event, after
   the block draw; not when the attacker's card text stops innates from blocking, Time Stop) or
   a Joker (C6, once the winner is known): the block card is attached to his character card, or

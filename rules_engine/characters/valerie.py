@@ -9,7 +9,7 @@ Power Up (CH-6). A card's *colour* is its suit's: Hearts and Diamonds red, Clubs
 black.
 
 Responsibility: Valerie's ability hooks; each docstring names the step the game calls it at.
-Decisions of this module's making (docs/rules-engine.md, "Valerie"):
+Decisions of this module's making (docs/rules/characters/valerie.md, "Engine rulings"):
 
 - Bold Strokes (7, Combat Reveal): +1 to the hit damage of every normal attack of hers this
   turn — the combat card's (C8c, also in a speed tie) and each combo entry's (C12) — not to

@@ -7,7 +7,7 @@ cost) is a card in hand with a dodge end (his 2, 3, 4 and 10). *Skip forward to 
 combat* is :meth:`AbilityContext.skip_to_next_combat`.
 
 Responsibility: Vendetta's ability hooks; each docstring names the step the game calls it at.
-Decisions of this module's making (docs/rules-engine.md, "Vendetta"):
+Decisions of this module's making (docs/rules/characters/vendetta.md, "Engine rulings"):
 
 - Carrion Reach: his normal attack as the combat card returns to his hand at the end of combat
   (C13c, instead of the discard pile) when it won the combat or a block beat it. A speed tie

@@ -6,7 +6,7 @@ Glossary: a *combo card* is a move played in a combo at C10 (the combat card is 
 *hand remake* puts a hand, shuffled, on the bottom of its deck and draws as many cards.
 
 Responsibility: Zane's ability hooks; each docstring names the step the game calls it at.
-Decisions of this module's making (docs/rules-engine.md, "Zane"):
+Decisions of this module's making (docs/rules/characters/zane.md, "Engine rulings"):
 
 - Shenanigans (innate): once per turn, at a combo decision of his (C10, his combo or hit-back
   not closed by an Ender or a Can't Combo move, his deck not empty) he may reveal the top two

@@ -103,6 +103,10 @@ _COMBAT, _COMBO, _DECK, _DISCARD, _BANISHED = (Zone.COMBAT, Zone.COMBO, Zone.DEC
                                                Zone.BANISHED)
 
 
+# the team modes' steps whose choice is a pick: nobody of the side is in play (TT-2, TT-4)
+_PICK_STEPS = ("TT-2", "TT-4")
+
+
 def _text_names(ps: PlayerState) -> list[str]:
     """The names of a character's innates and card abilities (a modifier's ``source``)."""
     return [i.name for i in ps.character.innates] + [a.name for a in ps.character.abilities]
@@ -128,12 +132,12 @@ class GameCore:
     __slots__ = (
         "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
         "_held", "_hooked", "_known_bottom", "_known_top", "_listeners", "_opponent_of",
-        "_orders", "_overriders", "_reactors", "actives", "bouts", "combat", "controllers",
-        "derived", "diagnosing", "events_applied", "first_initiative", "fresh_bout",
-        "frozen", "history", "initiative", "journal", "mode", "modifiers", "outcome",
-        "players", "recorded", "rng", "rules", "ruleset", "seated", "seed",
-        "shares_damage", "skip_to_combat", "step", "table", "teams", "timeout_triggered",
-        "turn",
+        "_orders", "_overriders", "_reactors", "acting", "actives", "bouts", "combat",
+        "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
+        "first_initiative", "fresh_bout", "frozen", "history", "initiative", "journal", "mode",
+        "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated",
+        "seed", "shares_damage", "skip_to_combat", "step", "table", "teams",
+        "timeout_triggered", "turn",
     )
 
     def __init__(
@@ -149,6 +153,9 @@ class GameCore:
         from rules_engine.characters import rules_for
 
         self.ruleset = ruleset
+        # the ruleset as declared (what a log of this game names); a mode may play under a
+        # changed one (Training removes the Jokers whatever it says, TR-1)
+        self.declared_ruleset = ruleset
         # the mode's strategy (Versus unless told) and each side's roster; in Versus the two
         # characters are in play from the start, in a team mode they enter when picked (TT-2)
         self.mode = mode if mode is not None else ModeRules()
@@ -208,6 +215,9 @@ class GameCore:
         self.outcome: Outcome | None = None
         self.events_applied = 0
         self.history: list[tuple[PlayerId, Action]] = []
+        # the character that made each choice of ``history`` (None for a team mode's pick:
+        # nobody of the side is in play); a version-2 log names it (Game.to_log)
+        self.acting: list[str | None] = []
         self.timeout_triggered = False
         self.combat = Combat()
         # AS-9 / AS-16 (rules_engine.assists): active seat -> its benched partner, who takes the
@@ -298,6 +308,8 @@ class GameCore:
             self.check(player, action)
         self.events_applied += 1
         self.history.append((player, action))
+        self.acting.append(None if self.step in _PICK_STEPS
+                           else self.players[player].character.id)
         self._advance((player, action))
 
     def state(self, player: PlayerId) -> PlayerState:
@@ -474,9 +486,7 @@ class GameCore:
         """A snapback (SB-2; a tag later): ``side``'s benched seat becomes active and the active
         one goes to the bench; initiative stays with the side."""
         seats = self.table.sides[side]
-        swapped = (seats[1], seats[0], *seats[2:])
-        a, b = self.table.sides
-        self.seat_table(Table((swapped, b) if side == 0 else (a, swapped)))
+        self.seat_table(self.table.swapped(side))
         self._index_rules()
         if self.initiative is seats[0]:
             self.initiative = seats[1]
@@ -486,11 +496,13 @@ class GameCore:
         return self._opponent_of[ps.player]
 
     def opponents(self, ps: PlayerState) -> list[PlayerState]:
-        return [self.players[s] for s in self.table.opponents(ps.player)]
+        """The seats of the other side still in play (a defeated one has left, TG-KO)."""
+        return [self.players[s] for s in self.table.sides[1 - self.table.side_of(ps.player)]]
 
     def partner(self, ps: PlayerState) -> PlayerState | None:
+        """``ps``'s teammate while it is in play (None once it has left, TG-KO)."""
         seat = self.table.partner(ps.player)
-        return None if seat is None else self.players[seat]
+        return None if seat is None or seat not in self.table.seats else self.players[seat]
 
     def in_combat(self, ps: PlayerState) -> bool:
         return ps is self.actives[0] or ps is self.actives[1]

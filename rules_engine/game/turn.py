@@ -28,7 +28,7 @@ without an implementation play with their card stats only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from rules_engine.actions import (
     Action,
@@ -38,7 +38,7 @@ from rules_engine.actions import (
     UseAbility,
     WinInitiative,
 )
-from rules_engine.cards import character, deck_for
+from rules_engine.cards import characters, deck_for
 from rules_engine.errors import (
     RuleViolation,
 )
@@ -62,6 +62,9 @@ from rules_engine.state import (
 from rules_engine.team import Mode, Team
 from rules_engine.types import PlayerId, Termination
 
+#: One side as :meth:`Game.new` takes it: a character id, the side's ids, or a roster.
+Side = str | tuple[str, ...] | Team
+
 # Members every turn's cleanup (K3, K4) compares, read from their enums once: in CPython 3.11 a
 # read of an enum member from its class goes through ``EnumType.__getattr__``'s hook, about as
 # costly as a function call.
@@ -71,33 +74,90 @@ _END_OF_TURN, _RULEBOOK = Expiry.END_OF_TURN, Timeout.RULEBOOK
 class Game(Views):
     """A Versus game between two characters (mirrors included).
 
-    >>> from rules_engine.cards import character
-    >>> g = Game(character("grave"), character("jaina"), seed=7)
-    >>> g.turn, g.step, g.actor
-    (1, 'C1', <Actor.SIMULTANEOUS: 'simultaneous'>)
+    Start one with :meth:`new` (any mode) and write its log with :meth:`to_log`.
     """
 
-    @staticmethod
-    def for_log(log: MatchLog) -> Game:
-        """The game a log describes, before its first event."""
-        if log.mode is Mode.VERSUS:
-            return Game(character(log.characters[0]), character(log.characters[1]),
-                        ruleset=log.ruleset, seed=log.seed)
-        return Game.for_teams(log.mode, log.teams, ruleset=log.ruleset, seed=log.seed)
+    @classmethod
+    def new(cls, mode: Mode, teams: tuple[Side, Side], *, seed: int | None,
+            ruleset: Ruleset = DEFAULT_RULESET) -> Self:
+        """The front door: a game of any mode before its first choice. Each side is a
+        character id, the side's character ids in declared order (Triple Threat: three; Tag
+        Team: two, the first active; Dramatic Battle: the lone character or the pair; Survival:
+        the human, then the bots in order) or a :class:`Team` (members with their players).
+        ``seed`` None: a tabletop game whose draws are recorded (a Training bot's game is
+        always seeded, TR-5). ValueError names a side of the wrong size or an unknown
+        character.
 
-    @staticmethod
-    def for_teams(mode: Mode, teams: tuple[Team, Team], *, ruleset: Ruleset = DEFAULT_RULESET,
-                  seed: int | None = None) -> Game:
-        """A team-mode game (TT-1): each side a :class:`Team` of characters. The first
-        characters are picked in the game (TT-2), so none is in play before.
-
-        >>> g = Game.for_teams(Mode.TRIPLE_THREAT, (Team.of(("grave", "jaina", "midori")),
-        ...                    Team.of(("rook", "lum", "setsuki"))), seed=1)
-        >>> g.step, g.actor, g.legal_actions(g.acting_players[0])[0]
-        ('TT-2', <Actor.SIMULTANEOUS: 'simultaneous'>, Pick(incoming='grave'))
+        >>> g = Game.new(Mode.VERSUS, ("grave", "jaina"), seed=7)
+        >>> g.turn, g.step, g.actor
+        (1, 'C1', <Actor.SIMULTANEOUS: 'simultaneous'>)
+        >>> g = Game.new(Mode.TRIPLE_THREAT, (("grave", "jaina", "midori"),
+        ...                                   ("rook", "lum", "setsuki")), seed=1)
+        >>> g.step, g.legal_actions(g.acting_players[0])[0]
+        ('TT-2', Pick(incoming='grave'))
         """
-        firsts = (character(teams[0].characters[0]), character(teams[1].characters[0]))
-        return Game(*firsts, ruleset=ruleset, seed=seed, teams=teams, mode=mode_rules(mode))
+        from rules_engine.log import MAX_SURVIVAL_BOTS, side_sizes
+
+        sides = tuple(t if isinstance(t, Team) else Team.of((t,) if isinstance(t, str) else t)
+                      for t in teams)
+        if len(sides) != 2:
+            raise ValueError(f"a game has two sides, not {len(sides)}")
+        known = characters()
+        sizes = side_sizes(mode)
+        if mode is Mode.DRAMATIC_BATTLE and len(sides[0].members) == 2:
+            sizes = (2, 1)  # the lone character may be either side's (DB-1)
+        if mode is Mode.SURVIVAL and 1 <= len(sides[1].members) <= MAX_SURVIVAL_BOTS:
+            sizes = (1, len(sides[1].members))  # TR-14: the bots, in the order they come
+        for n, (team, size) in enumerate(zip(sides, sizes, strict=True)):
+            unknown = [c for c in team.characters if c not in known]
+            if unknown:
+                raise ValueError(f"side {n + 1}: unknown character {unknown[0]!r}")
+            if len(set(team.characters)) != len(team.characters) or len(team.characters) != size:
+                raise ValueError(f"side {n + 1}: a {mode.label} side is {size} different "
+                                 f"character{'s' if size > 1 else ''}, not "
+                                 f"{', '.join(team.characters) or 'none'}")
+        if mode in (Mode.TRAINING, Mode.SURVIVAL) and seed is None:
+            raise ValueError(f"a {mode.label} game is seeded: the bot's cards come from the "
+                             "seed (TR-5)")
+        a, b = sides[0], sides[1]
+        firsts = (known[a.characters[0]], known[b.characters[0]])
+        if mode is Mode.VERSUS:
+            return cls(*firsts, ruleset=ruleset, seed=seed, teams=(a, b))
+        # the first characters are picked in the game (TT-2), so none is in play before
+        return cls(*firsts, ruleset=ruleset, seed=seed, teams=(a, b), mode=mode_rules(mode))
+
+    @classmethod
+    def for_log(cls, log: MatchLog) -> Self:
+        """The game a log describes, before its first event."""
+        return cls.new(log.mode, log.teams, seed=log.seed, ruleset=log.ruleset)
+
+    def to_log(self, *, names: tuple[str | None, str | None] = (None, None),
+               controllers: tuple[tuple[str | None, ...] | None,
+                                  tuple[str | None, ...] | None] = (None, None)) -> MatchLog:
+        """This game's log: its choices so far with the seed (or the recorded draws), the
+        ruleset and, once it is over, the claimed result; version 1 for Versus, version 2
+        (each event naming the character that acted, each side its members) for the other
+        modes. ``names``: each side's player; ``controllers``: each member's player where a
+        side has one per character (TT-1), else the teams' own. Replayed, the log gives this
+        game (the property tests check it for every mode)."""
+        from rules_engine.log import ClaimedResult, LogEvent, MatchLog
+
+        out = self.outcome
+        result = None if out is None else ClaimedResult(out.winner, out.termination, self.turn,
+                                                        self.life)
+        teams = self.teams
+        firsts = (teams[0].characters[0], teams[1].characters[0])
+        if self.mode.mode is Mode.VERSUS:
+            return MatchLog(characters=firsts, seed=self.seed, ruleset=self.declared_ruleset,
+                            result=result, names=names,
+                            events=tuple(LogEvent(p, a) for p, a in self.history))
+        sides = tuple(t.members if c is None else Team.of(t.characters, c).members
+                      for t, c in zip(teams, controllers, strict=True))
+        return MatchLog(characters=firsts, seed=self.seed, ruleset=self.declared_ruleset,
+                        result=result, names=names, mode=self.mode.mode,
+                        sides=(sides[0], sides[1]), version=2,
+                        events=tuple(LogEvent(p, a, c) for (p, a), c
+                                     in zip(self.history, self.acting, strict=True)))
 
     def _play(self) -> Step:
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
+from rules_engine.choices import Choices
 from rules_engine.game.combat import CombatSteps
 from rules_engine.journal import Totals
 from rules_engine.table import Table
@@ -15,6 +16,11 @@ from rules_engine.types import PlayerId
 class Views(CombatSteps):
     """Read-only views of the game state (the last layer below :class:`Game`: one chain of
     single inheritance, which mypyc can compile, ``make bench-compiled``)."""
+
+    def choices(self, player: PlayerId) -> Choices:
+        """``player``'s legal choices now, each described for a person (label and plain-data
+        description, :mod:`rules_engine.choices`), described as they are read."""
+        return Choices(self, player, self.legal_actions(player))
 
     def public_view(self, viewer: PlayerId | None = None) -> dict[str, object]:
         """GEN-9: what a player may know now: life, hand and deck sizes, discard piles,

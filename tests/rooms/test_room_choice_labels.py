@@ -10,10 +10,11 @@ import pytest
 
 from matches.models import Match
 from matches.services.matches import match_create
-from rooms import games, services
+from rooms import services
 from rooms.models import Room
-from rules_engine.actions import BotTie, Pick, Snapback, Stop, Swap, Tag
+from rules_engine.actions import Action, BotTie, Pick, Snapback, Stop, Swap, Tag
 from rules_engine.cards import card
+from rules_engine.choices import describe
 from tests.matches.factories import PlayerFactory
 from tests.rooms.helpers import deciding, pick_choice
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 TAG = {"P1": "grave", "P2": "rook", "P3": "jaina", "P4": "lum"}
 NAMES = "Grave|Rook|Jaina|Lum"
 RAW_CODE = re.compile(r"\b(?:[2-9TJQKA][CDHS]|X[12])\b")  # "4C": a log's code, not a label
-CARD = r"(?:[2-9]|10|Jack|Queen|King|Ace)[♣♦♥♠]|Joker"
+CARD = r"(?:[2-9]|10|Jack|Queen|King|Ace)[♣♦♥♠]|Joker(?: \(second\))?"
 
 
 def test_every_choice_of_a_tag_team_game_has_a_label_in_the_games_words() -> None:
@@ -60,15 +61,19 @@ def test_every_choice_of_a_tag_team_game_has_a_label_in_the_games_words() -> Non
     assert seen.get("swap", {"Swap the assist in"}) == {"Swap the assist in"}
 
 
+def _label(action: Action) -> str:
+    return describe(None, None, action).label
+
+
 def test_the_rarer_kinds_are_labelled_too() -> None:
-    assert games.action_label(Snapback(card("4C"))) == \
+    assert _label(Snapback(card("4C"))) == \
         "Snapback (discard 4♣): the opponent switches out"
-    assert games.action_label(Pick("jaina")) == "Send in Jaina"
-    assert games.action_label(Swap()) == "Swap the assist in"
-    assert games.action_label(BotTie(Stop())) == "The bot's tied combos: it goes on with Stop"
-    assert games.action_label(Tag("dodge", card("4C"), card("KH"))) == \
+    assert _label(Pick("jaina")) == "Send in Jaina"
+    assert _label(Swap()) == "Swap the assist in"
+    assert _label(BotTie(Stop())) == "The bot's tied combos: it goes on with Stop"
+    assert _label(Tag("dodge", card("4C"), card("KH"))) == \
         "Tag in your partner (dodge tag), discard 4♣ and your partner's King♥"
-    assert games.action_label(Tag("ace", sets=(card("2C"), card("2D")),
+    assert _label(Tag("ace", sets=(card("2C"), card("2D")),
                                   from_discard=(card("AS"),))) == \
         ("Tag in your partner (Ace tag): discard 2♣, 2♦; your partner takes Aces from "
          "discard: Ace♠, deck: none")

@@ -1,5 +1,5 @@
 """Argagarg (docs/rules/characters/argagarg.md): Hex of Murkwood, Protective Ward, Crash and
-Flow, Bubble Shield, and the decisions of docs/rules-engine.md "Argagarg"."""
+Flow, Bubble Shield, and the decisions of argagarg.md's "Engine rulings"."""
 
 from __future__ import annotations
 

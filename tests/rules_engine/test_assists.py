@@ -49,7 +49,7 @@ def tag(a: tuple[str, str], b: tuple[str, str], seed: int = 3,
     was dealt a Jack, Queen or King: the decision is set when combat begins, the test deals
     the hands it needs afterwards). With ``opt.assists=OFF``: the game of ``seed``."""
     for s in range(seed, seed + 100):
-        g = Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=s,
+        g = Game.new(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=s,
                            ruleset=ruleset or Ruleset())
         assert g.turn == 1 and g.step == "C1"
         if len(g.acting_players) == 4 or ruleset is not None:
@@ -138,7 +138,7 @@ def test_a_bench_without_a_jack_queen_or_king_is_not_asked__AS_1__DP_3() -> None
     """AS-1 / DP-3: a benched player with no Jack, Queen or King in its opening hand has no
     assist to place: it is not part of the C1 decision (no event); its opponent's bench is."""
     for seed in range(60):
-        g = Game.for_teams(Mode.TAG_TEAM, (Team.of(("grave", "jaina")),
+        g = Game.new(Mode.TAG_TEAM, (Team.of(("grave", "jaina")),
                                            Team.of(("midori", "rook"))), seed=seed)
         faces = [sum(1 for x in g.state(s).hand if x.rank is not None and x.rank.is_face)
                  for s in (P3, P4)]
@@ -171,7 +171,7 @@ def _reason(g: Game, player: PlayerId, action: Action) -> str:
 def test_dramatic_battles_lone_side_never_assists__DB_7__DB_1() -> None:
     """DB-7 / DB-1: the lone player has no partner, so it never assists; the pair assists by
     the Tag Team rules (its bench is part of the C1 decision)."""
-    g = Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of(("troq",)), Team.of(("lum", "grave"))),
+    g = Game.new(Mode.DRAMATIC_BATTLE, (Team.of(("troq",)), Team.of(("lum", "grave"))),
                        seed=3)
     assert g.table.sides[0] == (P1,)
     assert set(g.acting_players) == {P1, P2, P3}  # P3: the pair's bench
@@ -693,7 +693,7 @@ def test_no_card_changes_owner_through_an_assist__AS_13__AS_4(seed: int) -> None
         (chosen[0],), tuple(chosen[1:3]))
     bot = "greedy" if seed % 3 else "random"
     bots = (make_bot(bot, seed * 2 + 1), make_bot(bot, seed * 2 + 2))
-    g = Game.for_teams(mode, (Team.of(a), Team.of(b)), seed=seed)
+    g = Game.new(mode, (Team.of(a), Team.of(b)), seed=seed)
     swaps = 0
     while not g.is_over:
         p = g.acting_players[0] if g.actor is Actor.SIMULTANEOUS else g.actor

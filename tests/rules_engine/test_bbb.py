@@ -1,5 +1,5 @@
 """BBB (docs/rules/characters/bbb.md): Long Range (its range set for the next turn and binding
-both players), Robo Headbutt, Overdrive, and the decisions of docs/rules-engine.md "BBB"."""
+both players), Robo Headbutt, Overdrive, and the decisions of bbb.md's "Engine rulings"."""
 
 from __future__ import annotations
 

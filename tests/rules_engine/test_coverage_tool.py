@@ -253,7 +253,7 @@ def test_game_driving_is_found_through_helpers_and_fixtures(tmp_path: Path) -> N
         "test_direct", "test_through_helpers", "test_through_a_fixture",
         "test_through_a_local_function", "test_attribute_call",
         "test_recursion_reaching_a_game_first", "test_recursion_reaching_a_game_second")}
-    assert {"Game", "replay", "play_game", "new_game_for", "timeline", "for_teams",
+    assert {"Game", "replay", "play_game", "new_game_for", "timeline", "new", "for_log", "play",
             "play_match"} == GAME_DRIVERS
 
 

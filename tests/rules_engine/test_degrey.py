@@ -1,5 +1,5 @@
 """DeGrey (docs/rules/characters/degrey.md): Moral High Ground, Troublesome Rhetoric, Point,
-Counterpoint, Ghost Riposte, FR-DEGREY-1/2, and the decisions of docs/rules-engine.md "DeGrey"."""
+Counterpoint, Ghost Riposte, FR-DEGREY-1/2, and the decisions of degrey.md's "Engine rulings"."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Gwen (docs/rules/characters/gwen.md): Shadow Plague, Relentless Strikes, Gloria's Remedy,
-Chillbane, and the decisions of docs/rules-engine.md "Gwen"."""
+Chillbane, and the decisions of gwen.md's "Engine rulings"."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_no_relentless_strikes_for_an_ender_or_without_both_colours() -> None:
 
 
 def test_no_relentless_strikes_against_a_special_block() -> None:
-    """gwen.md, Relentless Strikes: a normal block only (docs/rules-engine.md, Gwen: special
+    """gwen.md, Relentless Strikes: a normal block only (gwen.md, "Engine rulings": special
     blocks)."""
     # Gwen's own 10 blocks as Gloria's Remedy (a special block) in the mirror
     g = recorded_game("5C 2H 3S 4D 6S JC TC", "TD 2D 3D 4D 5D 6D 8D", p1="gwen", p2="gwen",

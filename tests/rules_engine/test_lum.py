@@ -1,5 +1,5 @@
 """Lum (docs/rules/characters/lum.md): Roll the Dice, Jackpot, Poker Flourish, Blackjack, the
-FR-LUM rulings and the decisions of docs/rules-engine.md "Lum"."""
+FR-LUM rulings and the decisions of lum.md's "Engine rulings"."""
 
 from __future__ import annotations
 
@@ -393,7 +393,7 @@ def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
 
 def test_rolling_panda_block_damage_none_or_first_edition_2() -> None:
     """lum.md, Special moves: Rolling Panda's block damage "not listed; 1st ed: 2": none by
-    default, 2 under opt.rollingPandaBlock=FIRST_EDITION_2 (docs/rules-engine.md, "Lum")."""
+    default, 2 under opt.rollingPandaBlock=FIRST_EDITION_2 (lum.md, "Engine rulings")."""
     from rules_engine.ruleset import RollingPandaBlock, Ruleset
 
     for ruleset, taken in ((Ruleset(), 0),

@@ -1,5 +1,5 @@
 """Menelker (docs/rules/characters/menelker.md): Bleeding Wounds, Bonecracker, Into Oblivion,
-and the decisions of docs/rules-engine.md "Menelker"."""
+and the decisions of menelker.md's "Engine rulings"."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_bleeding_wounds_each_hit_of_a_combo__AB_1() -> None:
 
 
 def test_bleeding_wounds_one_card_left_needs_no_choice() -> None:
-    """docs/rules-engine.md, Menelker: with one distinct card in hand the discard is made by the
+    """menelker.md, "Engine rulings": with one distinct card in hand the discard is made by the
     engine (no event); with none, nothing."""
     g = recorded_game("QC 3C 4C 5C 6C 8C 9C", PLAIN, p1="menelker")
     grave = g.state(P2)
@@ -140,7 +140,7 @@ def test_power_up_for_black_face_cards__PU_5() -> None:
 
 
 def test_power_up_black_face_card_in_discard_must_be_taken__PU_5() -> None:
-    """docs/rules-engine.md, Menelker: PU-5's "fewer only when the discard pile has none left"
+    """menelker.md, "Engine rulings": PU-5's "fewer only when the discard pile has none left"
     counts his black face cards: with the JC in his discard pile, owed 1, he takes it or
     another target, never nothing."""
     g = recorded_game("2C 2S 4C 5C 6C 8C 9C", PLAIN, p1="menelker")
@@ -155,7 +155,7 @@ def test_power_up_black_face_card_in_discard_must_be_taken__PU_5() -> None:
 
 
 def test_other_characters_and_gold_burst_search_aces_only__PU_5() -> None:
-    """docs/rules-engine.md, Menelker: a Gold Burst's search (C8a) is not Power Up: Aces only;
+    """menelker.md, "Engine rulings": a Gold Burst's search (C8a) is not Power Up: Aces only;
     Grave never powers up for face cards."""
     g = recorded_game("X1 3C 4C 5C 6C 8C 9C", PLAIN, p1="menelker")
     fight(g, commit("X1"), commit("2D", "attack"))
@@ -200,7 +200,7 @@ def test_bonecracker_only_on_his_7__AB_3() -> None:
 
 
 def test_countered_bonecracker_does_nothing__CTR_3() -> None:
-    """docs/rules-engine.md, Menelker: Bonecracker is a card ability: countered as it
+    """menelker.md, "Engine rulings": Bonecracker is a card ability: countered as it
     triggers (Grave's Mental Toughness), nothing is discarded."""
     g = recorded_game("7C 3C 4C 5C 6C 8C 9C", "2D 3D 4D 5D 6D TD QD", p1="menelker")
     fight(g, commit("7C", "throw"), commit("5D", "block"))
@@ -253,7 +253,7 @@ def test_into_oblivion_banishes_and_opponent_banishes_same_rank__AB_2() -> None:
 
 
 def test_into_oblivion_from_hand_and_joker_and_nothing_left() -> None:
-    """docs/rules-engine.md, Menelker: one qualifying card needs no choice (from hand here);
+    """menelker.md, "Engine rulings": one qualifying card needs no choice (from hand here);
     a Joker's "same rank" is the other Joker; with none left nothing more is banished."""
     g = _turn_two(grave="2D 3D 4D 5D 6D 8D X2", to_discard="X1")
     g.apply(P1, UseAbility(OBLIVION, card("TC"), (card("X1"),)))

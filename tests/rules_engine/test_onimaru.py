@@ -1,5 +1,5 @@
 """Onimaru (docs/rules/characters/onimaru.md): Guard Crush, General's Armor, Final Authority,
-Clockwork Formation, and the decisions of docs/rules-engine.md "Onimaru"."""
+Clockwork Formation, and the decisions of onimaru.md's "Engine rulings"."""
 
 from __future__ import annotations
 

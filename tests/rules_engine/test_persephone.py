@@ -1,5 +1,5 @@
 """Persephone (docs/rules/characters/persephone.md): Dominance, Do As Told, Bare Your Soul,
-Mistress's Command, and the decisions of docs/rules-engine.md "Persephone"."""
+Mistress's Command, and the decisions of persephone.md's "Engine rulings"."""
 
 from __future__ import annotations
 
@@ -115,7 +115,8 @@ def test_no_dominance_with_nothing_to_fetch_or_without_a_knockdown() -> None:
 
 def test_dominance_after_two_knockdowns_in_a_row_fetches_four_of_different_ranks__KD_1() -> None:
     """persephone.md, Innate: "If you also knocked them down last combat, instead fetch up to
-    four non-Joker cards of different ranks" (docs/rules-engine.md: one decision per card)."""
+    four non-Joker cards of different ranks" (persephone.md, "Engine rulings": one decision per
+    card)."""
     g = recorded_game(PERSEPHONE, PLAIN, p1="persephone", p2="grave")
     _discarded(g, P1, "QC QH 3H 4H 5H KD X1")
     _knockdown_turn(g)
@@ -236,7 +237,7 @@ def test_bare_your_soul_turns_the_top_3_face_up_and_replaces_draws__GEN_9() -> N
     size = len(g.state(P2).deck)
     g.apply(P1, UseAbility(BARE_YOUR_SOUL, cards=(card("2S"),)))
     assert card("2S") in g.state(P2).hand and g.state(P2).face_up == [card("AS"), card("7H")]
-    assert len(g.state(P2).deck) == size  # docs/rules-engine.md: nothing leaves the deck
+    assert len(g.state(P2).deck) == size  # persephone.md's rulings: nothing leaves the deck
     drew = [e for e in g.journal.of(Drew) if e.turn == 3 and e.seat is P2]
     assert len(drew) == 1  # a replaced draw is still a draw, from no deck
 
@@ -473,7 +474,7 @@ def test_recorded_logs_with_her_abilities_validate_and_replay_legal() -> None:
 
 
 def test_a_frozen_persephone_lets_the_face_up_cards_go() -> None:
-    """docs/rules-engine.md, Persephone: frozen (Chillbane), the engine passes for her at the
+    """persephone.md, "Engine rulings": frozen (Chillbane), the engine passes for her at the
     opponent's draw, so the face-up cards are discarded and the draw comes from the deck."""
     g = _bare()
     g.apply(P1, UseAbility(BARE_YOUR_SOUL, card("TC")))

@@ -1,5 +1,5 @@
 """Quince (docs/rules/characters/quince.md): Positive Spin, Two Truths, Flagstone Tax, Patriot
-Mirror, and the decisions of docs/rules-engine.md "Quince"."""
+Mirror, and the decisions of quince.md's "Engine rulings"."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Rook (docs/rules/characters/rook.md): Rock Armor, Defense Mastery, Entangling Vines, Stone
-Wall, Windmill Crusher, and the decisions of docs/rules-engine.md "Rook" (RW-13, OQ-12,
+Wall, Windmill Crusher, and the decisions of rook.md's "Engine rulings" (RW-13, OQ-12,
 FR-ROOK-1..4, AB-11)."""
 
 from __future__ import annotations
@@ -106,8 +106,8 @@ def test_rock_armor_needs_two_cards_of_the_suit() -> None:
 
 
 def test_rock_armor_against_a_special_but_not_a_super_attack() -> None:
-    """rook.md, Rock Armor: "faster normal attack or special attack" (docs/rules-engine.md,
-    Rook: J, Q, K attacks; an Ace is a super attack)."""
+    """rook.md, Rock Armor: "faster normal attack or special attack" (rook.md,
+    "Engine rulings": J, Q, K attacks; an Ace is a super attack)."""
     g = recorded_game("4C 5H 6C 7C 2H 3S 8S", "JD 3D 4D 5D 6D 8D 9D", p1="rook", p2="grave")
     fight(g, commit("4C", "attack"), commit("JD", "attack"))  # Lightning Cloud 2.4, an Ender
     assert g.actor is P1 and UseAbility(ARMOR, cards=(card("6C"), card("7C"))) \
@@ -180,7 +180,7 @@ def test_countered_stone_wall_is_an_ordinary_block__AB_11_FR_ROOK_3() -> None:
 # --- Entangling Vines (3, block end) ------------------------------------------------------------
 def test_entangling_vines_deals_5_knocks_down_and_speeds_rook_up() -> None:
     """rook.md, Card abilities (Entangling Vines): no block damage, knocks the attacker down,
-    5 damage; next turn his attacks and throws are 3 faster (docs/rules-engine.md, Rook)."""
+    5 damage; next turn his attacks and throws are 3 faster (rook.md, "Engine rulings")."""
     g = recorded_game("3C 4C 6C 7C 2H 3S 8S", "KD 2D 4D 5D 6D 8D 9D", p1="rook", p2="grave")
     fight(g, commit("3C", "block"), commit("KD", "attack"))
     assert g.life == (100, 90 - 5)
@@ -238,7 +238,7 @@ def test_countered_entangling_vines_is_an_ordinary_block__AB_11_FR_ROOK_3() -> N
 
 
 def test_special_blocks_against_a_joker_are_ordinary_blocks() -> None:
-    """docs/rules-engine.md, Rook: no attack to reflect or entangle."""
+    """rook.md, "Engine rulings": no attack to reflect or entangle."""
     g = recorded_game("3C 4C 6C 7C 2H 3S 8S", "X1 2D 4D 5D 6D 8D 9D", p1="rook", p2="grave")
     fight(g, commit("3C", "block"), commit("X1"))
     draw(g, P1, "KC")  # the block draw

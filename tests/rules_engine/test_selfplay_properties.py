@@ -135,7 +135,7 @@ def _positions(doc: dict) -> list[str]:
 
 # derandomize: a choice that changes nothing (an option of a countered ability, a pump on an
 # equivalent move) is a legal game with the same positions, which this property cannot tell
-# from a missed check; fixed examples keep CI stable (docs/rules-engine.md, open work).
+# from a missed check; fixed examples keep CI stable (a sharper oracle is open work).
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), pair=st.integers(0, 399), choice=st.integers(0, 10_000),

@@ -1,5 +1,5 @@
 """Setsuki (docs/rules/characters/setsuki.md): Speed of the Fox, Bag of Tricks, Smoke Bomb,
-FR-SETSUKI-1/2, FR-ROOK-5, and the decisions of docs/rules-engine.md "Setsuki"."""
+FR-SETSUKI-1/2, FR-ROOK-5, and the decisions of setsuki.md's "Engine rulings"."""
 
 from __future__ import annotations
 

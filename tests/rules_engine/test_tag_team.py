@@ -42,13 +42,13 @@ NO_ASSISTS = Ruleset(assists=OnOff.OFF)
 
 
 def tag_match(seed: int = 5, a: tuple[str, ...] = A, b: tuple[str, ...] = B) -> Game:
-    return Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed,
+    return Game.new(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed,
                           ruleset=NO_ASSISTS)
 
 
 def dramatic(seed: int = 5, lone: str = "troq", pair: tuple[str, ...] = ("lum", "grave"),
              ) -> Game:
-    return Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of((lone,)), Team.of(pair)), seed=seed,
+    return Game.new(Mode.DRAMATIC_BATTLE, (Team.of((lone,)), Team.of(pair)), seed=seed,
                           ruleset=NO_ASSISTS)
 
 

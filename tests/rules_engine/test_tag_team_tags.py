@@ -51,7 +51,7 @@ ATTACK, THROW, DODGE = MoveType.ATTACK, MoveType.THROW, MoveType.DODGE
 
 def tag_match(seed: int = 5, a: tuple[str, ...] = ("grave", "jaina"),
               b: tuple[str, ...] = ("midori", "rook")) -> Game:
-    return Game.for_teams(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed)
+    return Game.new(Mode.TAG_TEAM, (Team.of(a), Team.of(b)), seed=seed)
 
 
 _NEUTRAL = (Pass(), Stop(), PowerUp(), NoCard(), Keep())
@@ -451,7 +451,7 @@ def test_the_lone_player_never_tags__DB_7() -> None:
     """DB-7: Dramatic Battle's lone player has no partner: no combat tag is ever offered to it,
     and one is refused with the rule."""
     for seed in range(20):
-        g = Game.for_teams(Mode.DRAMATIC_BATTLE, (Team.of(("grave",)),
+        g = Game.new(Mode.DRAMATIC_BATTLE, (Team.of(("grave",)),
                                                   Team.of(("midori", "rook"))), seed=seed)
         bots = (make_bot("random", seed), make_bot("random", seed + 1))
         while not g.is_over and not (g.step == "C10" and g.acting_players == (P1,)):

@@ -42,13 +42,13 @@ ALL = sorted(characters())
 
 def new_training(human: str = "grave", bot: str = "jaina", seed: int = 1,
                  ruleset: Ruleset | None = None) -> Game:
-    return Game.for_teams(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed,
+    return Game.new(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed,
                           ruleset=ruleset or Ruleset())
 
 
 def new_survival(human: str = "grave", bots: tuple[str, ...] = ("jaina", "rook", "lum"),
                  seed: int = 1) -> Game:
-    return Game.for_teams(Mode.SURVIVAL, (Team.of((human,)), Team.of(bots)), seed=seed)
+    return Game.new(Mode.SURVIVAL, (Team.of((human,)), Team.of(bots)), seed=seed)
 
 
 def human_until(g: Game, done: Callable[[Game], bool], seed: int = 1) -> None:

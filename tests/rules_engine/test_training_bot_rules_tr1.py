@@ -72,7 +72,7 @@ def bot_choices(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Seen]]:
 
 
 def training(human: str, bot: str, seed: int) -> Game:
-    return Game.for_teams(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed)
+    return Game.new(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed)
 
 
 def play_until(g: Game, done: Callable[[Game], bool], seed: int = 1) -> None:
@@ -168,7 +168,7 @@ def test_survival_brings_each_bot_in_with_its_bot_rule__TR_14() -> None:
     seen = set()
     for seed in range(6):
         bots = ("setsuki", "lum", "grave")
-        g = Game.for_teams(Mode.SURVIVAL, (Team.of(("jaina",)), Team.of(bots)), seed=seed)
+        g = Game.new(Mode.SURVIVAL, (Team.of(("jaina",)), Team.of(bots)), seed=seed)
         assert type(g.rules[P2]) is SetsukiBotAbilities
         g.state(P2).life = 1  # the first bot nearly beaten (a position set up for the test)
         play_until(g, lambda g: len(g.bouts) >= 2, seed)

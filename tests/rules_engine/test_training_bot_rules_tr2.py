@@ -35,7 +35,7 @@ P1, P2 = PlayerId.P1, PlayerId.P2
 
 
 def new_training(human: str, bot: str, seed: int) -> Game:
-    return Game.for_teams(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed)
+    return Game.new(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed)
 
 
 def _take(g: Game, seat: PlayerId, code: str) -> None:

@@ -53,7 +53,7 @@ Seen = list[tuple[Decision, list[Action], Action]]
 
 def new_training(human: str, bot: str, *, seed: int, ruleset: Ruleset | None = None) -> Game:
     """A seeded Training game: ``human`` (P1) against the bot playing ``bot`` (P2)."""
-    return Game.for_teams(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed,
+    return Game.new(Mode.TRAINING, (Team.of((human,)), Team.of((bot,))), seed=seed,
                           ruleset=ruleset or Ruleset())
 
 
@@ -665,7 +665,7 @@ def _ties() -> Iterator[tuple[MatchLog, int]]:
 
 def _at(log: MatchLog, index: int, ruleset: Ruleset = HUMAN_TIES) -> Game:
     """The log's game with its first ``index`` events applied."""
-    g = Game.for_teams(Mode.TRAINING, log.teams, ruleset=ruleset, seed=log.seed)
+    g = Game.new(Mode.TRAINING, log.teams, ruleset=ruleset, seed=log.seed)
     for e in log.events[:index]:
         g.apply(e.player, e.action)
     return g

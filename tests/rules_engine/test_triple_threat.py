@@ -29,7 +29,7 @@ B = ("rook", "troq", "gwen")
 
 
 def new_match(seed: int = 5, ruleset: Ruleset | None = None) -> Game:
-    return Game.for_teams(Mode.TRIPLE_THREAT, (Team.of(A), Team.of(B)), seed=seed,
+    return Game.new(Mode.TRIPLE_THREAT, (Team.of(A), Team.of(B)), seed=seed,
                           ruleset=ruleset or Ruleset())
 
 
@@ -327,7 +327,7 @@ def test_version_1_logs_are_unchanged_and_cannot_pick() -> None:
 
 def test_recorded_draws_for_the_incoming_character() -> None:
     """OQ-17 in a tabletop log: the incoming character's opening 7 are recorded draws."""
-    g = Game.for_teams(Mode.TRIPLE_THREAT, (Team.of(A), Team.of(B)))
+    g = Game.new(Mode.TRIPLE_THREAT, (Team.of(A), Team.of(B)), seed=None)
     g.apply(P1, Pick("grave"))
     g.apply(P2, Pick("rook"))
     assert g.actor == P1 and isinstance(g.legal_actions(P1)[0], Draw)

@@ -1,5 +1,5 @@
 """Troq (docs/rules/characters/troq.md): Giant Growth, Defense Mastery, War Stomp, Troq Armor,
-Lockhorn Skewer, Beast Unleashed, and the decisions of docs/rules-engine.md "Troq"."""
+Lockhorn Skewer, Beast Unleashed, and the decisions of troq.md's "Engine rulings"."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def test_giant_growth_on_a_joker_and_discards_a_third_block() -> None:
 
 
 def test_giant_growth_attaches_under_immediate_block_return__CF_15() -> None:
-    """docs/rules-engine.md, Troq: attached at C8b, so the block does not go back to hand."""
+    """troq.md, "Engine rulings": attached at C8b, so the block does not go back to hand."""
     g = recorded_game("2C 3C 4C 5C 6C 7C TC", PLAIN, p1="troq", p2="grave",
                       ruleset=Ruleset(blockReturn=BlockReturn.IMMEDIATE))
     fight(g, commit("2C", "block"), commit("2D", "attack"))
@@ -198,7 +198,7 @@ def test_troq_armor_wins_against_a_faster_normal_attack_and_takes_its_damage() -
 
 
 def test_troq_armor_against_a_special_attack_or_a_joker() -> None:
-    """troq.md, Troq Armor: only normal attacks (docs/rules-engine.md, Troq)."""
+    """troq.md, Troq Armor: only normal attacks (troq.md, "Engine rulings")."""
     g = recorded_game("JC 3C 4C 5C 6C 7C TC", "JD 2D 3D 4D 5D 6D 8D", p1="troq", p2="grave")
     fight(g, commit("JC", "attack", "Bull Charge"), commit("JD", "attack"))  # 3.4 vs 2.4
     assert g.combat.winner is P2

@@ -1,5 +1,5 @@
 """Zane (docs/rules/characters/zane.md): Shenanigans, Meaty Attacks, Creator and Destroyer,
-Crash Bomb, and the decisions of docs/rules-engine.md "Zane"."""
+Crash Bomb, and the decisions of zane.md's "Engine rulings"."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def test_shenanigans_not_offered_after_an_ender_or_outside_a_combo() -> None:
 
 
 def test_shenanigans_nothing_playable_discards_without_a_choice() -> None:
-    """docs/rules-engine.md, Zane: revealed cards with no legal combo move (a 4: block, dodge)
+    """zane.md, "Engine rulings": revealed cards with no legal combo move (a 4: block, dodge)
     are discarded with no decision."""
     g = _won_with_2()
     g.apply(P1, SHEN)

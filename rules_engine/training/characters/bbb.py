@@ -4,9 +4,9 @@ BOT-BALBASBETA: "After Overdrive, if the combat card is neither a face card nor 
 reveal cards from the deck until a face card or dodge turns up and use it; unused cards go to
 the bottom of the deck."
 
-Engine readings (docs/rules-engine.md, "BBB"): "after Overdrive" is the turn Overdrive was
-played (its effects last that turn). The combat card is first turned over by the generic
-procedure (TR-5's seeded 50/50, TR-6); when it is neither a face card (J, Q, K; Aces aren't
+Engine readings (docs/rules/characters/bbb.md, "Engine rulings"): "after Overdrive" is the turn
+Overdrive was played (its effects last that turn). The combat card is first turned over by the
+generic procedure (TR-5's seeded 50/50, TR-6); when it is neither a face card (J, Q, K; Aces aren't
 face cards) nor on its dodge end, it goes to the bottom of the deck and the next cards are
 revealed: a face card is used with TR-5's seeded orientation (rotated when that end is
 illegal, TR-6), a card with a dodge end on its dodge end; the others go to the bottom. With no

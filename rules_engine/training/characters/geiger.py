@@ -6,10 +6,10 @@ after the draw phase, you may discard this card to draw ⌈X/2⌉ cards, X = Tim
 discard pile." Research and Development's new effect is played by :class:`GeigerBotAbilities`
 (installed by the Training mode on the bot's seat only).
 
-Engine readings (docs/rules-engine.md, "Geiger"): X is counted as the ability resolves (the 8
-is not a Time Spiral card, so discarding it first changes nothing); both abilities are played
-whenever their condition holds (TR-11), Research and Development first in a window where both
-are (Temporal Distortion's fetch takes a Jack or Queen out of the discard pile, which would
+Engine readings (docs/rules/characters/geiger.md, "Engine rulings"): X is counted as the ability
+resolves (the 8 is not a Time Spiral card, so discarding it first changes nothing); both abilities
+are played whenever their condition holds (TR-11), Research and Development first in a window where
+both are (Temporal Distortion's fetch takes a Jack or Queen out of the discard pile, which would
 lower X). Time Stop's throw is a combo (TR-8: the bot always combos when it can); its
 Temporal Distortion fetch takes the first Jack or Queen listed (card text asking the bot).
 """

@@ -6,7 +6,7 @@ turn, discard this card, an Ace and the lowest-rank card in hand to get the Blac
 Played only when the bot holds those cards." Poker Flourish's new effect is played by
 :class:`LumBotAbilities` (installed by the Training mode on the bot's seat only).
 
-Engine readings (docs/rules-engine.md, "Lum"):
+Engine readings (docs/rules/characters/lum.md, "Engine rulings"):
 - "once" is one pump card (+3, +4 for Extra Juice); "would win the game": the combo's damage
   still to come at C12 with every pump card the throw can still take (TR-9's cards) is at least
   the human's life; then the throw is pumped as TR-8 says (as many as it may).

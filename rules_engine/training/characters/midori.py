@@ -5,9 +5,9 @@ one. Otherwise reveal cards from the deck until one shows a Dragon move or dodge
 unused cards go to the bottom of the deck. Glimpse of the Dragon only if it makes him win
 combat (even if he would win anyway)."
 
-Engine readings (docs/rules-engine.md, "Midori"): in Dragon Form the card turned over (TR-5)
-is the first one revealed: with a Dragon-move or dodge end that can be played it is used on
-that end (no 50/50), else it goes to the bottom with the other unused cards; an end that
+Engine readings (docs/rules/characters/midori.md, "Engine rulings"): in Dragon Form the card turned
+over (TR-5) is the first one revealed: with a Dragon-move or dodge end that can be played it is used
+on that end (no 50/50), else it goes to the bottom with the other unused cards; an end that
 can't be played (Final Dragon Buster without its two Aces, TR-6) does not count. With no such
 card in the whole deck the generic procedure turns over the top card. Glimpse: played when the
 rotated card (its Dragon move) beats the human's revealed card by the C6 matrix at the speeds

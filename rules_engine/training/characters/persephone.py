@@ -9,8 +9,8 @@
   next turn, up to the combat reveal (the game gives her their decisions, ``game.controller``;
   in Training they are derived, never logged): they pass every ability, counter and Do As
   Told's price, and commit their least damaging, then slowest, attack or throw that is
-  neither a Joker nor an Ace (the reading docs/rules-engine.md gives the greedy bot); with no
-  such card, their first legal choice (no-card included).
+  neither a Joker nor an Ace (the reading docs/rules/characters/persephone.md gives the greedy
+  bot); with no such card, their first legal choice (no-card included).
 - TR-11 ("whenever possible, but only when they would have an effect"): Do As Told counters
   every ability it can (it negates it, or costs the human 10 life); Bare Your Soul whenever the
   human's deck holds a card (it turns cards face up); at each of the human's draws she names

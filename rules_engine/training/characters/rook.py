@@ -1,10 +1,10 @@
 """BOT-ROOK (RULES.md §12.2): "Always uses Rock Armor when possible. The cost is two cards of the
 attack's color, not its suit."
 
-Reading against the engine's ruling (docs/rules-engine.md, Rook): the engine's Rock Armor costs
-two cards of the *suit* of Rook's attack card (the character file's text), and the bot plays by
-the same card text as everyone, so "when possible" means when the engine offers a pair of that
-suit. The rulebook's "colour" (a cost easier to pay) is not played: it would let the bot pay
+Reading against the engine's ruling (docs/rules/characters/rook.md, "Engine rulings"): the engine's
+Rock Armor costs two cards of the *suit* of Rook's attack card (the character file's text), and the
+bot plays by the same card text as everyone, so "when possible" means when the engine offers a pair
+of that suit. The rulebook's "colour" (a cost easier to pay) is not played: it would let the bot pay
 with cards the card text refuses. Of the pairs offered the bot discards the lowest ranks (as
 TR-9 pumps), ties by hand order.
 """

@@ -5,9 +5,9 @@ hand, shuffle the top three face cards and/or Aces of the discard pile into the 
 Bag of Tricks on top of the deck." The new effect is played by :class:`SetsukiBotAbilities`
 (installed by the Training mode on the bot's seat only).
 
-Engine readings (docs/rules-engine.md, "Setsuki"): it is still played in the End of Turn window
-(K1) with the 7 as the only card in hand, and it can still be countered (the 7 is then
-discarded, CTR-3); "the top three face cards and/or Aces" are the three such cards nearest the
+Engine readings (docs/rules/characters/setsuki.md, "Engine rulings"): it is still played in the End
+of Turn window (K1) with the 7 as the only card in hand, and it can still be countered (the 7 is
+then discarded, CTR-3); "the top three face cards and/or Aces" are the three such cards nearest the
 top of the discard pile (fewer when there are fewer; none: the deck is not shuffled), Jokers
 are neither. TR-11: it always has an effect (the 7 leaves her hand for the deck's top), so the
 bot plays it whenever it can. Smoke Bomb counters every ability it can (a counter always has an
