@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-all lint setup bench bench-instructions bench-compiled test-compiled bench-bots bench-verification bench-stats bench-rooms clean
+.PHONY: run test test-all lint setup bench bench-instructions compile bench-compiled test-compiled check-compiled smoke bench-bots bench-verification bench-stats bench-rooms clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else "Python 3.11 is required (set PYTHON=...)")'
@@ -31,12 +31,14 @@ run: $(STAMP)
 
 # One pytest run each, so the last line is always pytest's summary. `-m "not slow"` deselects
 # only the long self-play variant (its 200-game version stays): the selection is never empty,
-# and an `-m` in PYTEST_ARGS comes later and wins.
+# and an `-m` in PYTEST_ARGS comes later and wins. The tests run the interpreted engine even
+# where `make compile` has built the compiled one (some patch engine classes; test-compiled
+# runs the engine's tests on the compiled build).
 test: $(STAMP)
-	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	YOMI_ENGINE=interpreted $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 test-all: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	YOMI_ENGINE=interpreted $(PY) -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -73,25 +75,31 @@ BENCH_GAMES_PER_PAIR ?= 2
 bench-instructions: $(STAMP)
 	$(PY) -m rules_engine bench-instructions
 
-# Opt-in: the engine compiled by mypyc from the same source into build/compiled (a copy; about
-# 3 minutes on 2 cores), then the engine bench run from there. Never used by tests, run or CI.
-COMPILED_DIR ?= build/compiled
+# Opt-in: the engine compiled by mypyc from the same source into rules_engine/_compiled (needs a
+# C compiler and the Python headers; minutes on 2 cores; nothing to do when it is current). Every
+# process (run, workers, the benches) then uses it while it matches the source, unless
+# YOMI_ENGINE=interpreted (rules_engine/build.py); the production image builds it the same way.
+compile: $(STAMP)
+	$(PY) -m rules_engine.tools.compile --if-stale
 
-bench-compiled: $(STAMP)
-	$(PY) -m rules_engine.tools.compile $(COMPILED_DIR)
-	cd $(COMPILED_DIR) && $(abspath $(PY)) -m rules_engine bench
+bench-compiled: compile
+	YOMI_ENGINE=compiled $(PY) -m rules_engine bench
 
-# Opt-in, like bench-compiled: the engine's tests run against the compiled copy (from its
-# directory, so that it is the engine they import), but for those marked interpreted_only.
-test-compiled: $(STAMP)
-	$(PY) -m rules_engine.tools.compile $(COMPILED_DIR)
-	ln -sfn $(CURDIR)/tests $(COMPILED_DIR)/tests
-	cd $(COMPILED_DIR) && $(abspath $(PY)) -c 'import rules_engine.game.core as c, sys; \
-		sys.exit(0 if c.__file__.endswith(".so") else "the compiled copy is not the engine imported")'
-	cd $(COMPILED_DIR) && $(abspath $(PY)) -m pytest -c $(CURDIR)/pyproject.toml --rootdir . \
-		-p no:django -p no:cacheprovider -o addopts="-ra --strict-markers" -q \
-		-W ignore::pytest.PytestConfigWarning \
+# The engine's tests on the compiled build, but for those marked interpreted_only.
+test-compiled: compile
+	YOMI_ENGINE=compiled $(PY) -m pytest -p no:cacheprovider -q \
 		-m "not slow and not interpreted_only" tests/rules_engine
+
+# CI: the two builds give byte-identical verdicts, timelines and boards (golden logs, a sample
+# of the frozen self-play corpus); CHECK_EVERY=1 compares all 2,000 games.
+CHECK_EVERY ?= 10
+check-compiled: compile
+	$(PY) -m tests.rules_engine.builds_agree --every $(CHECK_EVERY)
+
+# CI: the wheel, installed in a new virtualenv, runs the site (.ci/smoke.py; PostgreSQL, Redis).
+SMOKE_ENGINE ?= interpreted
+smoke: $(STAMP)
+	$(PY) .ci/smoke.py --engine $(SMOKE_ENGINE)
 
 bench-bots: $(STAMP)
 	$(PY) -m rules_engine bench-bots --games-per-pair $(BENCH_GAMES_PER_PAIR)
@@ -103,10 +111,15 @@ BENCH_VERIFY_COUNT = $(strip $(if $(filter command line environment,$(origin BEN
 # sequential submitter measures its own round trips, not what two workers verify.
 BENCH_SUBMITTERS ?= 4
 
+# The per-log CPU targets (issue 32) are measured as production runs: DEBUG off, and the engine
+# build BENCH_ENGINE chooses (auto: the compiled one when `make compile` built it for this source).
+BENCH_ENGINE ?= auto
+
 bench-verification: $(STAMP)
 	$(BENCH_CREATEDB)
 	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) $(PY) manage.py migrate --noinput -v0
-	DEBUG=1 DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
+	DEBUG=0 SECRET_KEY=bench-only-not-a-secret YOMI_ENGINE=$(BENCH_ENGINE) \
+		DATABASE_URL=$(BENCH_DATABASE_URL) REDIS_URL=$(BENCH_REDIS_URL) \
 		$(PY) manage.py bench_verification --logs $(BENCH_VERIFY_COUNT) --workers 2 \
 		--submitters $(BENCH_SUBMITTERS)
 

@@ -26,7 +26,12 @@ from rules_engine.replay import replay
 from rules_engine.rules_text import rule_text
 from rules_engine.timeline import replay_with_timeline, timeline
 
-ENGINE_VERSION: str = rules_engine.__version__
+# The engine's release (what its verdicts say) and the version a worker reports for each log it
+# judges: the release plus which build judged it, "0.3.0" interpreted, "0.3.0+mypyc.1a2b3c4d"
+# compiled (rules_engine.build). Both builds give the same verdicts: a log judged by either
+# build of this release is not judged again (services.reverification).
+ENGINE_RELEASE: str = rules_engine.__version__
+ENGINE_VERSION: str = ENGINE_RELEASE + rules_engine.BUILD.label
 SCHEMA_FILES = {1: "match-log-v1.json", 2: "match-log-v2.json"}  # by the log's "version"
 logger = logging.getLogger(__name__)
 

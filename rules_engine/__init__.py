@@ -12,6 +12,13 @@ Public API (modules, one responsibility each):
 - :mod:`rules_engine.replay`: replay(log) -> Verdict.
 - :mod:`rules_engine.errors`: LogSyntaxError, IllegalActionError, EngineInvariantError.
 - :mod:`rules_engine.bots`, :mod:`rules_engine.selfplay`: bots and self-play.
+
+:data:`BUILD` says which build of this source runs (:mod:`rules_engine.build`): chosen here,
+before any other engine module is imported, since the compiled one is loaded from its own
+directory.
 """
 
+from rules_engine.build import Build, select
+
 __version__ = "0.3.0"
+BUILD: Build = select(__path__)

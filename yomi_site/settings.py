@@ -8,6 +8,8 @@
 - CELERY_TASK_ALWAYS_EAGER, CELERY_TASK_DEFAULT_QUEUE, CELERY_VISIBILITY_TIMEOUT: Celery.
 - SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS: production hardening, on unless DEBUG.
 - LOG_LEVEL: root log level (INFO).
+- STATIC_ROOT: where collectstatic puts the static files (default: staticfiles/ in a checkout).
+- YOMI_ENGINE: which build of the rules engine runs (rules_engine/build.py; read there).
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# The site's templates and static files: inside this package where it is installed from the
+# wheel (setup.py puts them there), at the top of the repository in a checkout.
+SITE_DIR = Path(__file__).resolve().parent
+SITE_FILES_DIR = SITE_DIR if (SITE_DIR / "templates").is_dir() else BASE_DIR
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -127,7 +133,7 @@ ASGI_APPLICATION = "yomi_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_FILES_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -166,8 +172,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# where collectstatic gathers the files whitenoise serves (the image: /app/staticfiles)
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
+STATICFILES_DIRS = [SITE_FILES_DIR / "static"]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",

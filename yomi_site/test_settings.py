@@ -14,6 +14,10 @@ import uuid
 os.environ.setdefault("SECRET_KEY", "test-only-not-a-secret")
 os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("YOMI_ODDS_RUNS", "300")  # event odds after each result: fewer runs
+# The tests run the interpreted engine even where `make compile` built the compiled one (some
+# patch engine classes); `make test-compiled` asks for the compiled one. Set here, before the
+# apps (and with them the engine) are imported; the workers the tests start inherit it.
+os.environ.setdefault("YOMI_ENGINE", "interpreted")
 # Each test session gets its own queue so that its worker never takes another session's tasks.
 os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"yomi-test-{uuid.uuid4().hex[:10]}")
 

@@ -18,10 +18,11 @@ from matches.services.batches import DEFAULT_CHUNK_SIZE, logs_reverify_bulk
 RS = VerificationRun.Status
 
 
-def logs_judged_by_older_engine(version: str = engine.ENGINE_VERSION) -> QuerySet[MatchLog]:
-    """Logs whose newest run is finished and was reached by another engine version, or has no
+def logs_judged_by_older_engine(version: str = engine.ENGINE_RELEASE) -> QuerySet[MatchLog]:
+    """Logs whose newest run is finished and was reached by another engine release, or has no
     stored analyses (verified before they were stored: this backfills them). Runs still pending
-    or running are left to finish first."""
+    or running are left to finish first. Either build of a release (``0.3.0``,
+    ``0.3.0+mypyc.…``) is that release: the builds give the same verdicts."""
     newest = VerificationRun.objects.filter(log=OuterRef("pk")).order_by("-created_at", "-id")
     return (
         MatchLog.objects.defer("text").annotate(
@@ -30,7 +31,8 @@ def logs_judged_by_older_engine(version: str = engine.ENGINE_VERSION) -> QuerySe
             newest_turn_count=Subquery(newest.values("turn_count")[:1]),
         )
         .filter(newest_status__in=VerificationRun.FINISHED_STATUSES)
-        .filter(~Q(newest_version=version) | Q(newest_turn_count__isnull=True))
+        .filter(~Q(newest_version=version) & ~Q(newest_version__startswith=f"{version}+")
+                | Q(newest_turn_count__isnull=True))
         .order_by("pk")
     )
 
@@ -48,6 +50,6 @@ def logs_reverify_stale(
         return None
     return logs_reverify_bulk(
         logs=MatchLog.objects.filter(pk__in=ids).only("pk"),
-        label=f"engine {engine.ENGINE_VERSION}: {len(ids)} log(s) judged by an older engine",
+        label=f"engine {engine.ENGINE_RELEASE}: {len(ids)} log(s) judged by an older engine",
         requested_by=requested_by, chunk_size=chunk_size,
     )

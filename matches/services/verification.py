@@ -173,7 +173,7 @@ def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
             run_status_change(run, VERDICT_STATUS_TO_RUN.get(j.verdict.get("status", ""),
                                                              RS.ERROR))
             run.verdict = j.verdict
-            run.engine_version = str(j.verdict.get("engine_version") or engine.ENGINE_VERSION)
+            run.engine_version = engine.ENGINE_VERSION  # the release and the build that judged
             run.duration_ms = j.duration_ms
             run.finished_at = now
             run.turn_count = len(j.turns)

@@ -1,19 +1,23 @@
-"""An opt-in compiled copy of the engine, for measuring what compilation would give (issue 17):
-``python -m rules_engine.tools.compile build/compiled`` (``make bench-compiled`` builds it and
-runs ``python -m rules_engine bench`` inside it).
+"""The compiled build of the engine: ``python -m rules_engine.tools.compile [TARGET]``
+(``make compile``; TARGET defaults to ``rules_engine/_compiled``, where the engine looks for it).
 
-The engine stays pure Python: this copies ``rules_engine/`` into the target directory and
-compiles most of its modules there with mypyc (part of mypy, a dev dependency; it needs a C
-compiler and the Python headers), from the same source, never beside the sources (an extension
-module there would shadow later edits of the ``.py`` file). Nothing in the project imports the
-copy: a process uses it only when it runs from that directory (its working directory comes first
-on ``sys.path``), and ``python -m rules_engine bench`` names the build it measured.
+The engine's source stays pure Python and is the reference. This copies ``rules_engine/`` into
+TARGET and compiles most of its modules there with mypyc (part of mypy, a dev dependency; it
+needs a C compiler and the Python headers), from the same source, never beside the sources (an
+extension module there would shadow later edits of the ``.py`` file). It then records the hash
+of the source it compiled (:func:`rules_engine.build.source_hash`), the shared library's name
+and the interpreter in ``TARGET/build.json``, written last: the engine uses the copy only when
+that hash is its own source's (:mod:`rules_engine.build`). The build is made in a scratch
+directory and moved into place, so a failed or interrupted build leaves no half-built copy.
 
-Some modules stay interpreted, each for the reason given in :data:`INTERPRETED`.
+Some modules stay interpreted (a ``.py`` in the copy), each for the reason in
+:data:`INTERPRETED`. ``--if-stale`` does nothing when TARGET already holds the build of this
+source.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -21,7 +25,14 @@ import sys
 import time
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parents[1]
+from rules_engine.build import (
+    COMPILED,
+    PACKAGE,
+    STAMP,
+    compiled_problem,
+    python_tag,
+    source_hash,
+)
 
 # Modules left interpreted (paths inside the package) and why.
 INTERPRETED: dict[str, str] = {
@@ -34,6 +45,7 @@ INTERPRETED: dict[str, str] = {
     "journal.py": "Journal subclasses list (mypyc: inheriting from most builtins)",
     "strong_bot.py": "ints stored in float variables (mypyc keeps the two apart)",
     "lookahead_bot.py": "it subclasses StrongBot, which is left interpreted",
+    "build.py": "it chooses the build: always loaded from the source, before the copy",
     "bench.py": "subclasses RuntimeError; and it is the bench, not the engine",
     "bench_bots.py": "a tool, not the engine",
     "bench_instructions.py": "a tool, not the engine",
@@ -49,7 +61,7 @@ def modules(package: Path) -> list[Path]:
     found = []
     for path in sorted(package.rglob("*.py")):
         relative = path.relative_to(package).as_posix()
-        if (path.name == "__init__.py" or relative.startswith("tools/")
+        if (path.name == "__init__.py" or relative.startswith(("tools/", COMPILED.name))
                 or relative in INTERPRETED):
             continue
         found.append(path)
@@ -57,32 +69,52 @@ def modules(package: Path) -> list[Path]:
 
 
 def build(target: Path, opt_level: str = "1") -> int:
-    """Copy the engine into ``target`` and compile it there; the number of modules compiled."""
-    package = target / "rules_engine"
-    if package.exists():
-        shutil.rmtree(package)
-    shutil.copytree(ENGINE, package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    # the rules and card data the engine's tools read beside the package (docs/rules)
-    docs = target / "docs"
-    if not docs.exists():
-        docs.symlink_to(ENGINE.parent / "docs", target_is_directory=True)
-    compiled = modules(package)
-    # opt level 1 builds the ~75 modules in about 3 minutes on 2 cores; 3 takes longer
-    env = {**os.environ, "MYPYC_OPT_LEVEL": opt_level}
-    subprocess.run([sys.executable, "-m", "mypyc",
-                    *(p.relative_to(target).as_posix() for p in compiled)],
-                   cwd=target, env=env, check=True, stdout=subprocess.DEVNULL)
+    """Compile the engine's source into ``target`` (replacing what is there); the number of
+    modules compiled."""
+    scratch = target.with_name(f"{target.name}.building-{os.getpid()}")
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    try:
+        package = scratch / "rules_engine"
+        shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns(
+            "__pycache__", "*.so", "*.pyd", COMPILED.name, f"{COMPILED.name}.*"))
+        compiled = modules(package)
+        # opt level 1 builds the ~75 modules in about 3 minutes on 2 cores; 3 takes longer
+        env = {**os.environ, "MYPYC_OPT_LEVEL": opt_level}
+        subprocess.run([sys.executable, "-m", "mypyc",
+                        *(p.relative_to(scratch).as_posix() for p in compiled)],
+                       cwd=scratch, env=env, check=True, stdout=subprocess.DEVNULL)
+        libraries = sorted(p.name.split(".")[0] for p in scratch.glob("*__mypyc.*")
+                           if p.suffix in {".so", ".pyd"})
+        if len(libraries) != 1:
+            raise RuntimeError(f"expected one shared library from mypyc, found {libraries}")
+        for scrap in ("build", ".mypy_cache"):  # the C sources and objects, mypy's cache
+            shutil.rmtree(scratch / scrap, ignore_errors=True)
+        # the rules the engine's tools read beside the package (cli: docs/rules), in a checkout
+        docs = PACKAGE.parent / "docs"
+        if docs.is_dir():
+            (scratch / "docs").symlink_to(os.path.relpath(docs, target), target_is_directory=True)
+        stamp = {"source_sha256": source_hash(package), "library": libraries[0],
+                 "python": python_tag(), "modules_compiled": len(compiled)}
+        (scratch / STAMP).write_text(json.dumps(stamp, indent=1) + "\n", "utf-8")
+        shutil.rmtree(target, ignore_errors=True)
+        scratch.rename(target)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return len(compiled)
 
 
 def main(argv: list[str]) -> int:
-    target = Path(argv[0] if argv else "build/compiled").resolve()
-    target.mkdir(parents=True, exist_ok=True)
+    if_stale = "--if-stale" in argv
+    args = [a for a in argv if a != "--if-stale"]
+    target = Path(args[0]).resolve() if args else COMPILED
+    if if_stale and compiled_problem(target) is None:
+        print(f"the compiled engine in {target} is the build of this source: nothing to do")
+        return 0
     started = time.monotonic()
     count = build(target, os.environ.get("MYPYC_OPT_LEVEL", "1"))
     print(f"compiled {count} modules of the engine into {target} in "
-          f"{time.monotonic() - started:.0f} s; run from there: cd {target} && "
-          f"python -m rules_engine bench")
+          f"{time.monotonic() - started:.0f} s")
     return 0
 
 
