@@ -22,8 +22,8 @@ Decisions of this module's making (docs/rules-engine.md, "Gloria"):
   heals.
 - Overdose is played from hand at C13b: the Ace is discarded (AB-2), then Gloria takes 10 and
   the KO check runs (END-2) before the opponent takes 10; "you won combat" is C6's winner (a
-  Gold Burst mirror under BOTH_WIN counts, CF-10). A countered Overdose was never played
-  (CTR-3): another may follow that turn.
+  Gold Burst mirror under BOTH_WIN counts, CF-10). An Ace ability: no counter may counter it
+  (CTR-8; the game's counter policy refuses the offer).
 """
 
 from __future__ import annotations
@@ -229,9 +229,8 @@ class GloriaRules(CharacterRules):
             return
         # Overdose
         ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)  # AB-2
-        countered = yield from ctx.offer_counter(ps, OVERDOSE)
-        if countered:
-            return  # CTR-3: as if never played (the one-per-turn limit is not used up)
+        if (yield from ctx.offer_counter(ps, OVERDOSE, action.card)):  # never: an Ace (CTR-8)
+            return  # pragma: no cover - the counter policy refuses every counter
         self.overdose_turn = ctx.turn
         ctx.damage(ps, OVERDOSE_DAMAGE, ps)  # "you first": END-2 checks her alone first
         ctx.damage(ctx.opponent(ps), OVERDOSE_DAMAGE, ps)

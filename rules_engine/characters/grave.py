@@ -175,8 +175,8 @@ class GraveRules(CharacterRules):
 
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """When Grave's block beats an attack (after the block draw), he may reveal a card
-        from hand (not the block card, which is in the combat area, FR-GRAVE-2). Innates
-        cannot be countered."""
+        from hand (not the block card, which is in the combat area, FR-GRAVE-2). Offered to
+        counters as it is revealed (the counter policy decides, CTR-8)."""
         if not isinstance(event, Blocked) or event.blocker is not ps.player or not ps.hand \
                 or not event.innates:  # Time Stop: no innate from this block
             return
@@ -194,8 +194,13 @@ class GraveRules(CharacterRules):
         _, a = yield from ctx.ask(
             (ps.player,), "AB-1", check,
             lambda p: [Pass(), *(UseAbility(INNATE, c) for c in _distinct(ps.hand))])
-        if isinstance(a, UseAbility):
-            self.revealed, self.revealed_turn = a.card, ctx.turn
+        if not isinstance(a, UseAbility):
+            return
+        # CTR-8 / FR-GRAVE-3: counterable only as the card is revealed, and only under
+        # opt.innateCounters=FIRST_EDITION_FAQ (the 2014 counters exclude character cards)
+        if (yield from ctx.offer_counter(ps, INNATE)):
+            return  # never revealed: nothing pays off next turn
+        self.revealed, self.revealed_turn = a.card, ctx.turn
 
     def after_winner(self, ctx: AbilityContext,
                      ps: PlayerState, winner: PlayerState | None) -> Step:

@@ -185,12 +185,12 @@ class OnimaruRules(CharacterRules):
         assert isinstance(action, UseAbility) and action.card is not None
         ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)
         ctx.move(ps, action.cards[0], Zone.HAND, Zone.DISCARD)
-        # "This can't be countered": no counter window (CTR-1).
+        # "This can't be countered": the counter policy refuses every counter (CTR-5)
+        if (yield from ctx.offer_counter(ps, FINAL_AUTHORITY, action.card)):
+            return  # pragma: no cover - never countered
         self.authority = True
         ctx.add_modifier(Modifier(COMBO_MOVE, ps.player, _knocks_down, FINAL_AUTHORITY,
                                   Expiry.END_OF_COMBAT))
-        return
-        yield  # pragma: no cover
 
     # --- Clockwork Formation ---------------------------------------------------------------
     @staticmethod

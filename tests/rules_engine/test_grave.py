@@ -139,7 +139,9 @@ def test_innate_next_turn_not_winning_draws_a_card__FR_GRAVE_2() -> None:
     assert g.step == "C7"
 
 
-def test_innate_cannot_be_countered__CTR_4_FR_GRAVE_3_GL_ABILITY() -> None:
+def test_innate_is_not_countered_under_the_2014_text__CTR_8_GL_ABILITY() -> None:
+    """CTR-8: Mental Toughness "can't counter character cards" (FR-GRAVE-3's first-edition
+    reading, where Smoke Bomb may, is test_counter_policy's)."""
     # given P2 holds Mental Toughness; Grave P1 blocks and reveals: no reaction is offered
     g = recorded_game(GRAVE, "2D 3D 4D 5D 6D TD JD")
     fight(g, commit("5C", "block"), commit("2D", "attack"))
