@@ -13,7 +13,9 @@ Decisions of this module's making (docs/rules-engine.md, "Vendetta"):
   (C13c, instead of the discard pile) when it won the combat or a block beat it. A speed tie
   (both hit, nobody wins), a loss to anything but a block, a void, or a normal attack played
   as a combo move do not return it.
-- Acrobatics (8, Combat Reveal): costs the 8 and one card with a dodge end from his hand; once
+- Acrobatics (8, Combat Reveal): only while he is the active character ("You can't play this
+  from the bench or while assisting": a benched or assisting Vendetta is offered none, TG-8 c's
+  exception); costs the 8 and one card with a dodge end from his hand; once
   it resolves, both combat cards are discarded at once (M-VOID), the combat ends with no
   winner (no draw, no damage, no combo, no knockdown), and the players skip this turn's Power
   Up and end-of-turn window and text, and next turn's draw phase and draw-phase window; the
@@ -123,14 +125,16 @@ class VendettaRules(CharacterRules):
         return [c for c in _distinct(ps.hand) if not c.is_joker and has_dodge(ps, c)]
 
     def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
-        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next:
+        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next \
+                or not ctx.in_combat(ps):
             return []
         dodges = self._dodges(ps)
         return [UseAbility(ACROBATICS, c, (d,)) for c in _distinct(ps.hand)
                 if c.rank is Rank.EIGHT for d in dodges if d is not c]
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next:
+        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next \
+                or not ctx.in_combat(ps):
             return False
         return ps.holds(Rank.EIGHT) and bool(self._dodges(ps))
 
@@ -145,6 +149,10 @@ class VendettaRules(CharacterRules):
         if window != "combat_reveal":
             raise RuleViolation("WIN-REVEAL", "Acrobatics is played after the combat cards are "
                                               "revealed (Combat Reveal)")
+        if not ctx.in_combat(ps):
+            raise RuleViolation("TG-8", "Acrobatics can't be played from the bench or while "
+                                        "assisting (its card says so; TG-8 c lets other "
+                                        "abilities from hand work from the bench)")
         if self.acrobatics_banned:
             raise RuleViolation("AB-2", "Acrobatics: he can't play it the turn after an "
                                         "Acrobatics")
