@@ -404,9 +404,12 @@ class TagTeam(ModeRules):
         character comes in, must play no-card next combat, and the opponent may then make a
         full combo. Not this turn for a side whose active character was snapped back (SB-3) or
         knocked down without a snapback (SB-4); not for a side with one character left."""
-        for ps in game.order():
+        # the active seats as the Power Up ends, in initiative order, fixed before any tag: the
+        # character a hard tag brings in is not asked again (one tag a team, TAG-PU-2)
+        actives = [ps for ps in game.order() if ps is game.actives[game.table.side_of(ps.player)]]
+        for ps in actives:
             side = game.table.side_of(ps.player)
-            if ps is not game.actives[side] or self._tag_banned(game, ps) \
+            if self._tag_banned(game, ps) \
                     or self.ace_tagged.get(side) == game.turn:  # SB-3 / SB-4; TAG-PU-1 made
                 continue
             partner = game.table.partner(ps.player)
