@@ -229,16 +229,17 @@ class GeigerRules(CharacterRules):
                              blocker: PlayerState) -> Generator[Decision,
                                                                 tuple[PlayerId, Action], bool]:
         """C8b: under Time Stop the block draw waits for Geiger's decision (FR-GEIGER-1)."""
-        if not self._time_stop(ctx, attacker, blocker):
+        if not self._time_stop(ctx, attacker, blocker) \
+                or (yield from ctx.offer_counter(attacker, TIME_STOP)):  # CTR-8
             return False
         self.time_stop_turn = ctx.turn
         return True
-        yield  # pragma: no cover
 
     def blocking_innates_prevented(self, ctx: AbilityContext, attacker: PlayerState,
                                    blocker: PlayerState) -> bool:
-        """Time Stop: the opponent "can't activate innate abilities from blocking"."""
-        return self._time_stop(ctx, attacker, blocker)
+        """Time Stop: the opponent "can't activate innate abilities from blocking" (asked just
+        after :meth:`block_draw_prevented`, which a counter may have stopped)."""
+        return self.time_stop_turn == ctx.turn and self._time_stop(ctx, attacker, blocker)
 
     def combo_opener(self, ctx: AbilityContext, ps: PlayerState,
                      winner: PlayerState) -> Callable[[Move], bool] | None:

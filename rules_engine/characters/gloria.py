@@ -241,10 +241,15 @@ class GloriaRules(CharacterRules):
     def _healing_touch(self, ctx: AbilityContext, ps: PlayerState,
                        paid: tuple[Card, ...]) -> Step:
         """Discard two non-Hearts cards: gain 4 life (GEN-8 cap) and fetch a Hearts card from
-        the discard pile. An innate: it cannot be countered (CTR-5 reading, README §1)."""
-        self.touch_turn = ctx.turn
+        the discard pile. An innate: offered to counters after its cost (the counter policy,
+        CTR-8, lets none counter it under the 2014 text)."""
         for c in paid:
             ctx.move(ps, c, Zone.HAND, Zone.DISCARD)
+        if (yield from ctx.offer_counter(ps, HEALING_TOUCH)):  # CTR-8: after its cost
+            for c in paid:  # CTR-3: as if never played (costs back, the turn's use unspent)
+                ctx.move(ps, c, Zone.DISCARD, Zone.HAND)
+            return
+        self.touch_turn = ctx.turn
         self._heal(ctx, ps)
         hearts = sorted(_distinct([c for c in ps.discard if _hearts(c)]), key=lambda c: c.code)
         if not hearts:

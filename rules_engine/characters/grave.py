@@ -71,9 +71,7 @@ class GraveRules(CharacterRules):
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability != MARTIAL_MASTERY:
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Grave cannot play {name!r} in this window; "
-                                        "only Martial Mastery (Draw Phase) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if window != "draw_phase":
             raise RuleViolation("WIN-DRAW", "Martial Mastery is played after the draw phase")
         if action.card is None or action.card.rank is not Rank.SEVEN:

@@ -202,6 +202,8 @@ class MenelkerRules(CharacterRules):
             return
         opp = ctx.opponent(ps)
         if kind is Hit and m.type is MoveType.ATTACK and is_black_face(c):
+            if (yield from ctx.offer_counter(ps, BLEEDING_WOUNDS)):  # CTR-8: as it triggers
+                return
             yield from ctx.draw(ps, ctx.step)
             yield from discards_a_card_of_their_choice(ctx, opp, BLEEDING_WOUNDS, "AB-1")
         elif kind is Thrown and m.type is MoveType.THROW and c.rank is Rank.SEVEN:

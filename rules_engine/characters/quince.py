@@ -363,10 +363,7 @@ class QuinceRules(CharacterRules):
             return
         if not isinstance(action, UseAbility) or action.ability not in (
                 TWO_TRUTHS, FLAGSTONE_TAX, POSITIVE_SPIN):
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Quince cannot play {name!r} in this window; only Two "
-                                        "Truths or Flagstone Tax (Draw Phase), Positive Spin's "
-                                        "rotation (Combat Reveal) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if action.ability == POSITIVE_SPIN:
             self._check_rotation(ctx, ps, window, action)
         rank = Rank.TWO if action.ability == TWO_TRUTHS else Rank.TEN

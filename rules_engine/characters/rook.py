@@ -43,7 +43,7 @@ from rules_engine import combat as cb
 from rules_engine.actions import Action, Pass, UseAbility
 from rules_engine.cards import Card, Move, Rank
 from rules_engine.characters import CharacterRules
-from rules_engine.characters.midori import defense_mastery
+from rules_engine.characters.midori import defense_mastery, defense_mastery_broken
 from rules_engine.characters.troq import throw_beats_fast_normals
 from rules_engine.combat import CombatResult
 from rules_engine.errors import RuleViolation
@@ -139,6 +139,12 @@ class RookRules(CharacterRules):
         return throw_beats_fast_normals(ctx, ps, a, result)
 
     # --- Defense Mastery (C7) ----------------------------------------------------------------
+    def rule_broken(self, ctx: AbilityContext, ps: PlayerState, player: PlayerId,
+                    action: Action) -> RuleViolation | None:
+        """Defense Mastery took the attacker's draw away (a diagnosis' question)."""
+        return defense_mastery_broken(ctx, ps, player, action) \
+            or super().rule_broken(ctx, ps, player, action)
+
     def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
                               attacker: PlayerState) -> bool:
         """Opponents don't draw when Rook blocks their normal attacks."""

@@ -133,9 +133,7 @@ class SetsukiRules(CharacterRules):
         if action in self.window_options(ctx, ps, window):
             return
         if not isinstance(action, UseAbility) or action.ability != BAG_OF_TRICKS:
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Setsuki cannot play {name!r} in this window; only "
-                                        "Bag of Tricks (End of Turn) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if window != "end_of_turn":
             raise RuleViolation("WIN-ENDTURN", "Bag of Tricks is played in the End of Turn "
                                                "window (K1)")

@@ -26,7 +26,8 @@ Decisions of this module's making (docs/rules-engine.md, "Vendetta"):
 - Wall Dive Loop (K): when the opponent is knocked down at lock-in (C5), the K he
   combat-revealed is speed 1.0 for this combat, on either end; this holds over his own
   slow-down from Acrobatics (the card says "are speed 1.0"). Each hit with the K (the combat
-  card at C6, or a hit-back at C10) returns it to his hand at the end of the combat.
+  card at C6, or a hit-back at C10) returns it to his hand at the end of the combat; the return
+  is offered to counters as the hit happens (countered: the K is discarded as usual).
 """
 
 from __future__ import annotations
@@ -187,10 +188,9 @@ class VendettaRules(CharacterRules):
     def after_winner(self, ctx: AbilityContext, ps: PlayerState,
                      winner: PlayerState | None) -> Step:
         """C6: Carrion Reach — his normal attack won or was blocked: it returns at C13c."""
-        if carrion_returns(ps, ctx.opponent(ps), winner):
+        if carrion_returns(ps, ctx.opponent(ps), winner) \
+                and not (yield from ctx.offer_counter(ps, CARRION_REACH)):  # CTR-8
             ps.keep_combat_card = True
-        return
-        yield  # pragma: no cover
 
     def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """C5: Wall Dive Loop — the opponent is knocked down: his combat K is speed 1.0."""
@@ -209,17 +209,18 @@ class VendettaRules(CharacterRules):
 
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """Wall Dive Loop: a hit with his K returns it to his hand at the end of combat."""
-        if isinstance(event, Hit) and event.by is ps.player:
-            if not event.combo:
-                c = ps.combat_card
-                if c is not None and c.rank is Rank.KING:
-                    ps.keep_combat_card = True
-            elif ctx.combo and ctx.combo_seat is ps.player:
-                e = ctx.combo[-1]
-                if e.card.rank is Rank.KING and e.played_in_c10:
-                    self.loop_cards.append(e.card)
-        return
-        yield  # pragma: no cover
+        if not isinstance(event, Hit) or event.by is not ps.player:
+            return
+        if not event.combo:
+            c = ps.combat_card
+            if c is not None and c.rank is Rank.KING \
+                    and not (yield from ctx.offer_counter(ps, WALL_DIVE_LOOP)):
+                ps.keep_combat_card = True
+        elif ctx.combo and ctx.combo_seat is ps.player:
+            e = ctx.combo[-1]
+            if e.card.rank is Rank.KING and e.played_in_c10 \
+                    and not (yield from ctx.offer_counter(ps, WALL_DIVE_LOOP)):
+                self.loop_cards.append(e.card)
 
     def end_of_combat(self, ctx: AbilityContext, ps: PlayerState,
                       winner: PlayerState | None) -> Step:

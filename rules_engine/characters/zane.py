@@ -157,6 +157,8 @@ class ZaneRules(CharacterRules):
         return [UseAbility(SHENANIGANS)]
 
     def _play_shenanigans(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        if (yield from ctx.offer_counter(ps, SHENANIGANS)):  # CTR-8: as it is played
+            return  # CTR-3: as if never played (the turn's use is not spent)
         self._shenanigans_used = True
         revealed = yield from ctx.reveal_top(ps, 2, ctx.step)
         for c in revealed:

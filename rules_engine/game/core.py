@@ -860,6 +860,16 @@ class GameCore:
                 if self.timeout_triggered and window in ("draw_phase", "end_of_turn"):
                     self._score_by_life(Termination.TIMEOUT)  # END-6: after the effect
 
+    def rule_broken(self, player: PlayerId, action: Action) -> RuleViolation | None:
+        """A diagnosis's last question about an event no decision took: the first seat's card
+        text (initiative order), then the mode, that says ``player``'s ``action`` breaks one of
+        its rules here (``CharacterRules.rule_broken``, ``ModeRules.rule_broken``)."""
+        for ps in self.order():
+            why = self.rules[ps.player].rule_broken(self, ps, player, action)
+            if why is not None:
+                return why
+        return self.mode.rule_broken(self, player, action)
+
     def _probe_window(self, player: PlayerId, action: Action, window: str) -> None:
         """A diagnosis offers an event to a window no one could act in: a counter (a Reaction)
         was never meant for a window, but for an ability being played (CTR-2): its refusal is

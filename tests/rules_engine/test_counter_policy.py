@@ -14,11 +14,12 @@ import pytest
 
 from rules_engine import counters
 from rules_engine.actions import Action, Draw, Pass, Stop, UseAbility
-from rules_engine.cards import card, character
+from rules_engine.cards import card, character, characters
 from rules_engine.game import Game
 from rules_engine.log import LogEvent, MatchLog
 from rules_engine.replay import replay
 from rules_engine.ruleset import DEFAULT_RULESET, InnateCounters, Ruleset
+from rules_engine.selfplay import play_game
 from rules_engine.types import PlayerId
 
 from .helpers import P1, P2, cards, combo, commit, draw, fight, recorded_game
@@ -257,6 +258,34 @@ def test_burning_vigor_only_smoke_bomb_under_the_first_edition_reading__CTR_6() 
         assert (card("5C") in g.state(P1).hand) is not offered
 
 
+def test_midoris_innate_stays_uncounterable_under_the_first_edition_reading__FR_SETSUKI_1(
+) -> None:
+    """FR-SETSUKI-1: "Smoke Bomb cannot counter Valerie's or Midori's character abilities":
+    under opt.innateCounters=FIRST_EDITION_FAQ, Midori in Dragon Form blocks Setsuki's attack
+    and takes a card back (Aspect of the Dragon) with no counter decision for Setsuki, who
+    holds Smoke Bomb and two more cards; a log that counters it is told why."""
+    g = recorded_game("2C JC TC 4C 6C 7C 9C", "2D 3D 4D 5D TD 6D 8D", p1="midori",
+                      p2="setsuki", ruleset=FAQ)
+    fight(g, commit("9C", "dodge"), commit(None))
+    g.apply(P2, Pass())  # Setsuki's Rewind window
+    g.apply(P1, Stop())  # no hit-back: the 9 is discarded
+    for _ in range(2):  # T2, in initiative order
+        draw(g, g.actor, "3S" if g.actor is P1 else "JS")  # type: ignore[arg-type]
+    while g.actor is not P1:
+        g.apply(g.actor, Pass())  # type: ignore[arg-type]
+    g.apply(P1, UseAbility("Dragon Form", card("2C")))
+    while g.step == "T3":
+        g.apply(g.actor, Pass())  # type: ignore[arg-type]
+    fight(g, commit("6C", "block"), commit("2D", "attack"))
+    aspect = UseAbility("Aspect of the Dragon", cards=(card("9C"),))
+    assert aspect in g.legal_actions(P1)
+    g.apply(P1, aspect)
+    assert not _counter_offered(g, P2)
+    assert card("9C") in g.state(P1).hand
+    error = _first_error(g, P2, UseAbility(BOMB, card("TD"), cards("3D 4D")))
+    assert error["rule_id"] == "FR-SETSUKI-1"
+
+
 # --- the one place -----------------------------------------------------------------------------
 
 
@@ -269,3 +298,43 @@ def test_the_policy_names_each_ability_by_where_it_is_printed() -> None:
     assert counters.source(lum, "Jackpot") is counters.Source.CARD
     with pytest.raises(ValueError):
         counters.source(lum, "Bag of Tricks")
+
+
+# Every innate with an activation (a trigger or a choice), by character: each one is offered to
+# counters through the policy. The always-on ones (Agile Hands, Guard Crush, Defense Mastery,
+# Meaty Attacks, Moral High Ground, Burning Desperation's wider choice, and the draw counts of
+# Shadow Plague and Speed of the Fox) have no activation to counter (CTR-4).
+ACTIVATED_INNATES = {
+    "argagarg": "Hex of Murkwood", "bbb": "Long Range", "geiger": "Time Stop",
+    "gloria": "Healing Touch", "grave": "Knowing the Opponent", "gwen": "Relentless Strikes",
+    "jaina": "Burning Vigor", "lum": "Roll the Dice", "menelker": "Bleeding Wounds",
+    "midori": "Aspect of the Dragon", "persephone": "Dominance", "quince": "Positive Spin",
+    "rook": "Rock Armor", "troq": "Giant Growth", "vendetta": "Carrion Reach",
+    "zane": "Shenanigans",
+}
+
+
+@pytest.mark.interpreted_only  # watches the policy function (a compiled module binds it early)
+def test_every_character_asks_the_one_policy_for_every_activation__CTR_8(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CTR-8 in one place: self-play of every character (against Setsuki, Grave and Rook, who
+    hold counters) asks ``counters.refusal`` about every activated innate listed above and
+    about Ace abilities, and each name it asks about is printed on that character."""
+    asked: set[tuple[str, str]] = set()
+    policy = counters.refusal
+
+    def watch(ruleset: Ruleset, owner: object, ability: str, countering: object) -> object:
+        asked.add((owner.id, ability))  # type: ignore[attr-defined]
+        return policy(ruleset, owner, ability, countering)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(counters, "refusal", watch)
+    for cid in sorted(characters()):
+        for n in range(12):
+            play_game(cid, ("setsuki", "grave", "rook")[n % 3], n,
+                      bot="random" if n % 2 else "greedy")
+    for cid, innate in ACTIVATED_INNATES.items():
+        assert (cid, innate) in asked, (cid, innate)
+    assert {("gloria", "Overdose"), ("lum", "Blackjack")} <= asked
+    for cid, ability in asked:
+        counters.source(character(cid), ability)  # printed on the character (ValueError)
+

@@ -237,9 +237,10 @@ def test_smoke_bomb_illegal_costs__CTR_1() -> None:
     assert illegal_rule(g, P1, UseAbility(BOMB, card("TC"), cards("TC 3C"))) == "CTR-1"
 
 
-def test_smoke_bomb_cannot_counter_valeries_innate__FR_SETSUKI_1_CTR_5() -> None:
-    """Valerie's Ace hit draws her a card (Unbounded Creativity, an innate): no counter
-    decision for Setsuki, who holds a 10 and two more cards."""
+def test_smoke_bomb_cannot_counter_valeries_ace__CTR_8() -> None:
+    """Valerie's Ace hit draws her a card (Unbounded Creativity, printed on her Aces: no
+    counter counters Aces): no counter decision for Setsuki, who holds a 10 and two more
+    cards."""
     g = recorded_game("AH 3C 4C 2C 5C 6C 8C", "TD 2D 3D 4D 5D 6D 8D", p1="valerie",
                       p2="setsuki")
     fight(g, commit("AH", "attack", "Chromatic Orb"), commit(None))
