@@ -14,8 +14,8 @@ checked right then, in that state (``Game.diagnosing``, a :class:`~rules_engine.
 the first refusal's rule and reason are the diagnosis. If none fits, the characters and the
 mode are asked whether the event breaks one of their own rules (``Game.rule_broken``: Defense
 Mastery, a snapback against a lone character, a card committed after a hard tag); if none
-says so, the event "does not fit here", and the diagnosis names what the game expected. This module decides no rule:
-every reason comes from the game's own checks.
+says so, the event "does not fit here", and the diagnosis names what the game expected. This
+module decides no rule: every reason comes from the game's own checks.
 """
 
 from __future__ import annotations
