@@ -156,11 +156,13 @@ class GraveRules(CharacterRules):
                                                                 bool]:
         """When Lightning Cloud deals block damage, the J returns to hand (at C13c) and the
         blocker does not draw for blocking (C8b comes before the damage, so it is decided
-        here). The trigger can be countered as it happens (CTR-4)."""
-        m, c = attacker.combat_move, attacker.combat_card
-        if attacker.kind != cb.ATTACK or m is None or c is None or m.name != "Lightning Cloud":
+        here from the block damage the blocker will take, after card text: a block that takes
+        none, Gloria's Remedy or Stone Wall, is dealt none). The trigger can be countered as it
+        happens (CTR-4)."""
+        m = attacker.combat_move
+        if attacker.kind != cb.ATTACK or m is None or m.name != "Lightning Cloud":
             return False
-        if m.block_damage_for(c) <= 0:
+        if ctx.block_damage(blocker, attacker) <= 0:
             return False
         countered = yield from ctx.offer_counter(attacker, LIGHTNING_TRAP)
         if countered:

@@ -37,7 +37,7 @@ from rules_engine.cards import Card, Move, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.combat import CombatResult
 from rules_engine.errors import RuleViolation
-from rules_engine.journal import Blocked, Hit
+from rules_engine.journal import Blocked, DamageDealt, Hit
 from rules_engine.modifiers import COMBO_MOVE, Expiry, Modifier
 from rules_engine.state import Zone
 
@@ -215,13 +215,21 @@ class OnimaruRules(CharacterRules):
         return
         yield  # pragma: no cover
 
+    @staticmethod
+    def _soldiers_dealt_damage(ctx: AbilityContext, ps: PlayerState) -> bool:
+        """"Clockwork Soldiers deals damage": the opponent took its combat damage this combat
+        (C8c), not merely a hit whose damage card text took away (Bubble Shield)."""
+        return any(e.source is ps.player and e.kind == "combat" and e.step == "C8"
+                   and e.turn == ctx.turn and e.amount > 0
+                   for e in ctx.journal.of(DamageDealt))
+
     def end_of_combat(self, ctx: AbilityContext, ps: PlayerState,
                       winner: PlayerState | None) -> Step:
         """C13b: Clockwork Soldiers won and dealt its damage: attach it and up to three Aces."""
         self.authority = False
         c, m = ps.combat_card, ps.combat_move
         if winner is not ps or c is None or m is None or m.name != CLOCKWORK_SOLDIERS \
-                or not ps.hit_this_combat:
+                or not self._soldiers_dealt_damage(ctx, ps):
             return
         aces = [x for x in _distinct(ps.hand) if x.is_ace]
         options: list[Action] = [UseAbility(CLOCKWORK_FORMATION, cards=chosen)
