@@ -140,8 +140,8 @@ def test_innate_next_turn_not_winning_draws_a_card__FR_GRAVE_2() -> None:
 
 
 def test_innate_is_not_countered_under_the_2014_text__CTR_8_GL_ABILITY() -> None:
-    """CTR-8: Mental Toughness "can't counter character cards" (FR-GRAVE-3's first-edition
-    reading, where Smoke Bomb may, is test_counter_policy's)."""
+    """CTR-8: Mental Toughness "can't counter character cards" (the first-edition reading, where
+    Smoke Bomb may counter the reveal, is tested in test_counter_policy)."""
     # given P2 holds Mental Toughness; Grave P1 blocks and reveals: no reaction is offered
     g = recorded_game(GRAVE, "2D 3D 4D 5D 6D TD JD")
     fight(g, commit("5C", "block"), commit("2D", "attack"))

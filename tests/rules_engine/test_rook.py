@@ -134,8 +134,8 @@ def test_no_rock_armor_when_the_combo_knocks_him_down() -> None:
 
 def test_mental_toughness_cannot_counter_rock_armor__CTR_8() -> None:
     """CTR-8: Rock Armor is an innate, and Mental Toughness "can't counter character cards"
-    under either reading (FR-ROOK-5's Smoke Bomb is test_counter_policy's): no counter
-    decision, his two cards stay paid and his attack hits."""
+    under either reading (Smoke Bomb under the first-edition reading: test_counter_policy): no
+    counter decision, his two cards stay paid and his attack hits."""
     g = _outsped(grave="2D 3D 4D 5D 6D TD QD")
     g.apply(P1, UseAbility(ARMOR, cards=(card("6C"), card("7C"))))
     assert not any(isinstance(a, UseAbility) and a.ability == "Mental Toughness"
