@@ -140,7 +140,7 @@ class BBBRules(CharacterRules):
                     "deal no damage or block damage; his normal attacks are speed 1.0; the "
                     "first face card he plays each combat returns to his hand.",
         ROBO_HEADBUTT: "If his combat-revealed Robo Headbutt wins combat, he may play another "
-                       "full combo.",
+                       "full combo (counterable as it wins combat).",
         OVERDRIVE: "Draw Phase, discard an 8: this turn his face cards deal +3 damage, Long "
                    "Arm can't be interrupted except by knockdowns, Junk Shot is unblockable "
                    "and Extensor Grab sets range even when it hits after a dodge.",

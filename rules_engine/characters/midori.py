@@ -86,8 +86,9 @@ def defense_mastery_broken(ctx: AbilityContext, blocker: PlayerState, player: Pl
     """A diagnosis (``CharacterRules.rule_broken``): ``player`` records a draw that Defense
     Mastery took away: ``blocker``'s block beat their normal attack this combat (C7)."""
     attacker = ctx.opponent(blocker)
-    if not isinstance(action, Draw) or player is not attacker.player or ctx.step not in _AFTER_C6 \
-            or blocker.kind != cb.BLOCK or attacker.hit_this_combat or not defense_mastery(attacker):
+    if not isinstance(action, Draw) or player is not attacker.player \
+            or ctx.step not in _AFTER_C6 or blocker.kind != cb.BLOCK \
+            or attacker.hit_this_combat or not defense_mastery(attacker):
         return None
     return RuleViolation("AB-1", f"Defense Mastery: {blocker.character.name}'s block beat "
                                  f"{player.name}'s normal attack, and opponents don't draw when "

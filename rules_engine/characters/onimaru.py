@@ -99,7 +99,8 @@ class OnimaruRules(CharacterRules):
                          "and one more card of his attack card's suit. This combat his face "
                          "card beats every other attack (two Final Authorities tie) and "
                          "knocks down. Cannot be countered.",
-        CLOCKWORK_FORMATION: "When he won combat with Clockwork Soldiers: at the end of combat "
+        CLOCKWORK_FORMATION: "When he won combat and Clockwork Soldiers dealt damage (a hit "
+                             "whose damage was taken away does not count): at the end of combat "
                              "he attaches it and up to three Aces from hand. Whenever his face "
                              "card hits, one attached Ace is discarded and the opponent takes "
                              "15; whenever his face card is blocked, one attached Ace is "

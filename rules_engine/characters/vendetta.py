@@ -88,7 +88,8 @@ class VendettaRules(CharacterRules):
         CARRION_REACH: "Automatic: when his normal attack (2-7 attack end, Claw Trip included) "
                        "is his combat card and wins the combat or is blocked, it returns to his "
                        "hand at the end of the combat instead of the discard pile.",
-        ACROBATICS: "Combat Reveal, from hand (an 8 and a card with a dodge end, both "
+        ACROBATICS: "Combat Reveal, from hand, only while he is the active character (not "
+                    "from the bench or while assisting) (an 8 and a card with a dodge end, both "
                     "discarded), not the turn after another Acrobatics: both combat cards are "
                     "discarded, nobody wins, no damage; this turn's Power Up and end-of-turn "
                     "window and next turn's draw phase are skipped. Next turn his attacks and "
@@ -96,7 +97,7 @@ class VendettaRules(CharacterRules):
                     "to his hand).",
         WALL_DIVE_LOOP: "Automatic: when the opponent is knocked down, his combat K is speed "
                         "1.0 on either end; each time it hits it returns to his hand at the end "
-                        "of the combat.",
+                        "of the combat (the return may be countered as it hits).",
     }
 
     def __init__(self, character: Character) -> None:
