@@ -137,3 +137,28 @@ def test_a_card_committed_after_a_hard_tag_names_the_no_card_rule__TAG_PU_2() ->
                      for m in ps.character.moves_of(c))
     error = _team_error(log, upto, LogEvent(incoming, committed, ps.character.id))
     assert error["rule_id"] == "TAG-PU-2", error
+
+
+def test_a_tag_after_a_knockdown_without_snapback_names_the_ban__SB_4() -> None:
+    """SB-4 / TAG-PU-3: a team whose active character was knocked down (no snapback) this turn
+    cannot tag in this Power Up; a log that tags anyway is told SB-4."""
+    for seed in range(40):
+        _, log = play_match(Mode.TAG_TEAM, ("grave", "jaina"), ("midori", "rook"), seed,
+                            bot="random")
+        found = None
+        g = Game.for_log(log)
+        for i, e in enumerate(log.events):
+            if g.step == "P2" and not g.is_over:
+                down = [ps for ps in g.table.actives if g.state(ps).knockdown_next]
+                if down:
+                    found = (i, down[0])
+                    break
+            g.apply(e.player, e.action)
+        if found is not None:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no Power Up after a knockdown in 40 seeded matches")
+    upto, seat = found
+    error = _team_error(log, upto, LogEvent(seat, Tag(), g.state(seat).character.id))
+    assert error["rule_id"] == "SB-4", error
+
