@@ -13,16 +13,14 @@ from __future__ import annotations
 import pytest
 
 from rules_engine import counters
-from rules_engine.actions import Action, Draw, Pass, Stop, UseAbility
+from rules_engine.actions import Draw, Pass, Stop, UseAbility
 from rules_engine.cards import card, character, characters
 from rules_engine.game import Game
-from rules_engine.log import LogEvent, MatchLog
-from rules_engine.replay import replay
 from rules_engine.ruleset import DEFAULT_RULESET, InnateCounters, Ruleset
 from rules_engine.selfplay import play_game
 from rules_engine.types import PlayerId
 
-from .helpers import P1, P2, cards, combo, commit, draw, fight, recorded_game
+from .helpers import P1, P2, cards, combo, commit, draw, fight, first_error, recorded_game
 
 FAQ = Ruleset(innateCounters=InnateCounters.FIRST_EDITION_FAQ)
 BOMB = "Smoke Bomb"
@@ -33,17 +31,6 @@ def _counter_offered(g: Game, seat: PlayerId) -> bool:
     return g.actor is seat and any(
         isinstance(a, UseAbility) and a.ability in (BOMB, TOUGHNESS)
         for a in g.legal_actions(seat))
-
-
-def _first_error(g: Game, player: PlayerId, action: Action) -> dict[str, object]:
-    """The verdict's first error for the game's events so far plus ``action``."""
-    chars = (g.state(P1).character.id, g.state(P2).character.id)
-    log = MatchLog(characters=chars, ruleset=g.ruleset,
-                   events=(*(LogEvent(p, a) for p, a in g.history), LogEvent(player, action)))
-    verdict = replay(log)
-    assert verdict.status == "illegal" and verdict.first_error is not None
-    assert verdict.first_error["index"] == len(g.history)
-    return verdict.first_error
 
 
 # --- Aces: never countered -------------------------------------------------------------------
@@ -68,7 +55,7 @@ def test_overdose_an_ace_ability_is_never_offered_to_a_counter__CTR_8(ruleset: R
     g = _overdose(ruleset)
     assert not _counter_offered(g, P2)
     assert g.life == (60, 81 - 10)
-    error = _first_error(g, P2, UseAbility(TOUGHNESS, card("TD"), (card("KD"),)))
+    error = first_error(g, P2, UseAbility(TOUGHNESS, card("TD"), (card("KD"),)))
     assert error["rule_id"] == "CTR-8"
     assert "can't counter Aces" in str(error["reason"])
 
@@ -80,7 +67,7 @@ def test_blackjack_an_ace_ability_is_never_offered_to_a_counter__CTR_8() -> None
     fight(g, commit("AC", "dodge"), commit("2D", "attack"))
     assert not _counter_offered(g, P2)
     assert g.actor is P1 and isinstance(g.legal_actions(P1)[0], Draw)  # the first card dealt
-    error = _first_error(g, P2, UseAbility(TOUGHNESS, card("TD"), (card("KD"),)))
+    error = first_error(g, P2, UseAbility(TOUGHNESS, card("TD"), (card("KD"),)))
     assert error["rule_id"] == "CTR-8"
 
 
@@ -115,7 +102,7 @@ def test_roll_the_dice_an_innate_is_not_countered_by_default__CTR_8_AB_1() -> No
     g = _roll("setsuki", "2D 3D TD 4D 5D 6D 8D", Ruleset())
     assert not _counter_offered(g, P2)
     assert g.actor is P1 and isinstance(g.legal_actions(P1)[0], Draw)
-    error = _first_error(g, P2, UseAbility(BOMB, card("TD"), cards("2D 3D")))
+    error = first_error(g, P2, UseAbility(BOMB, card("TD"), cards("2D 3D")))
     assert error["rule_id"] == "CTR-8" and "character cards" in str(error["reason"])
 
 
@@ -137,7 +124,7 @@ def test_mental_toughness_never_counters_an_innate__CTR_8() -> None:
     edition too; under the first-edition reading only Smoke Bomb counters innates."""
     g = _roll("grave", "2D 3D 4D TD KD 6D 9D", FAQ)
     assert not _counter_offered(g, P2)
-    error = _first_error(g, P2, UseAbility(TOUGHNESS, card("TD"), (card("KD"),)))
+    error = first_error(g, P2, UseAbility(TOUGHNESS, card("TD"), (card("KD"),)))
     assert error["rule_id"] == "CTR-8"
 
 
@@ -282,7 +269,7 @@ def test_midoris_innate_stays_uncounterable_under_the_first_edition_reading__FR_
     g.apply(P1, aspect)
     assert not _counter_offered(g, P2)
     assert card("9C") in g.state(P1).hand
-    error = _first_error(g, P2, UseAbility(BOMB, card("TD"), cards("3D 4D")))
+    error = first_error(g, P2, UseAbility(BOMB, card("TD"), cards("3D 4D")))
     assert error["rule_id"] == "FR-SETSUKI-1"
 
 

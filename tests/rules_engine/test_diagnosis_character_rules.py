@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rules_engine.actions import Action, Commit, Draw, Snapback, Tag, UseAbility
+from rules_engine.actions import Commit, Draw, Snapback, Tag, UseAbility
 from rules_engine.cards import card
 from rules_engine.errors import RuleViolation
 from rules_engine.game import Game
@@ -19,21 +19,8 @@ from rules_engine.log import LogEvent, MatchLog
 from rules_engine.replay import replay
 from rules_engine.selfplay import play_match
 from rules_engine.team import Mode
-from rules_engine.types import PlayerId
 
-from .helpers import P1, P2, cards, commit, fight, recorded_game
-
-
-def _first_error(g: Game, player: PlayerId, action: Action) -> dict[str, Any]:
-    """The verdict's first error for the Versus game's events so far plus ``action``."""
-    chars = (g.state(P1).character.id, g.state(P2).character.id)
-    log = MatchLog(characters=chars, ruleset=g.ruleset,
-                   events=(*(LogEvent(p, a) for p, a in g.history), LogEvent(player, action)))
-    verdict = replay(log)
-    assert verdict.status == "illegal" and verdict.first_error is not None
-    assert verdict.first_error["index"] == len(g.history)
-    assert verdict.first_error["rule_text"]
-    return verdict.first_error
+from .helpers import P1, P2, cards, commit, fight, first_error, recorded_game
 
 
 def _team_error(log: MatchLog, upto: int, event: LogEvent) -> dict[str, Any]:
@@ -58,7 +45,7 @@ def test_a_draw_defense_mastery_took_away_names_it__AB_1() -> None:
     g = recorded_game("8C 5H 6C 7C 2H 3S 8S", "2D 3D 4D 5D 6D 8D 9D", p1="rook")
     fight(g, commit("8C", "block"), commit("2D", "attack"))
     assert (g.step, g.actor) == ("C8", P1)  # Rook's block draw is due, Grave's draw is not
-    error = _first_error(g, P2, Draw(card("KD")))
+    error = first_error(g, P2, Draw(card("KD")))
     assert error["rule_id"] == "AB-1"
     assert "Defense Mastery" in error["reason"] and "does not fit" not in error["reason"]
 
@@ -68,7 +55,7 @@ def test_a_counter_with_nothing_to_counter_names_the_counter_only__CTR_2() -> No
     played, the verdict says so, and names no card she does not hold (Bag of Tricks)."""
     g = recorded_game("TC 2C 3C 4C 5C 6C 8C", "2D 3D 4D 5D 6D 8D 9D", p1="setsuki")
     fight(g, commit("6C", "block"), commit("5D", "block"))
-    error = _first_error(g, P1, UseAbility("Smoke Bomb", card("TC"), cards("2C 3C")))
+    error = first_error(g, P1, UseAbility("Smoke Bomb", card("TC"), cards("2C 3C")))
     assert error["rule_id"] == "CTR-2"
     assert "Smoke Bomb" in error["reason"] and "Bag of Tricks" not in error["reason"]
 
