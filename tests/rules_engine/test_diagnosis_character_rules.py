@@ -67,6 +67,11 @@ def test_a_window_refusal_names_only_abilities_held__AB_2() -> None:
     with pytest.raises(RuleViolation) as why:
         g.rules[P1].check(g, g.state(P1), "draw_phase", UseAbility("Bag of Tricks", card("2C")))
     assert why.value.rule_id == "AB-2" and "Martial Mastery" not in why.value.reason
+    # Setsuki without a 7 is not told about Bag of Tricks either
+    g = recorded_game("TC 2C 3C 4C 5C 6C 8C", "2D 3D 4D 5D 6D 8D 9D", p1="setsuki")
+    with pytest.raises(RuleViolation) as why:
+        g.rules[P1].check(g, g.state(P1), "end_of_turn", UseAbility("Shenanigans"))
+    assert why.value.rule_id == "AB-2" and "Bag of Tricks" not in why.value.reason
 
 
 def _dramatic_log() -> MatchLog:
