@@ -194,6 +194,11 @@ class AbilityContext(Protocol):
         """``ps`` is no longer knocked down this turn (KD-3 undone by card text)."""
         ...
 
+    def block_damage(self, blocker: PlayerState, attacker: PlayerState) -> int:
+        """AR-BLK-3: the block damage ``blocker`` takes from ``attacker``'s combat attack this
+        combat, after card text ("takes block damage": Gloria's Remedy takes none)."""
+        ...
+
     def speed(self, ps: PlayerState) -> int | None:
         """AR-SPD-1: ``ps``'s locked-in speed in tenths after modifiers, as C6 compares it
         (None for a card without speed); "normal attacks with speed 5.0 or faster"."""

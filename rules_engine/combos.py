@@ -222,6 +222,7 @@ class ReferenceContext:
     void: Callable[..., None] = _no_game
     knock_down: Callable[..., None] = _no_game
     speed: Callable[..., Any] = _no_game
+    block_damage: Callable[..., int] = _no_game
 
 
 def _reference(character_id: str, ruleset: Ruleset | None,

@@ -11,9 +11,11 @@ replayed again up to the last legal event; while that event is applied, the game
 illegal event to every decision it settles by itself that takes its kind of action (a combo
 move at C10, a face-down card at C9, a Power Up at P2, an ability in a window) from its player,
 checked right then, in that state (``Game.diagnosing``, a :class:`~rules_engine.state.Probe`):
-the first refusal's rule and reason are the diagnosis. If none fits, the event "does not fit
-here", and the diagnosis names what the game expected instead. This module decides no rule:
-every reason comes from the game's own checks.
+the first refusal's rule and reason are the diagnosis. If none fits, the characters and the
+mode are asked whether the event breaks one of their own rules (``Game.rule_broken``: Defense
+Mastery, a snapback against a lone character, a card committed after a hard tag); if none
+says so, the event "does not fit here", and the diagnosis names what the game expected. This
+module decides no rule: every reason comes from the game's own checks.
 """
 
 from __future__ import annotations
@@ -116,6 +118,10 @@ def diagnose(log: MatchLog, index: int) -> dict[str, Any] | None:
         turn, step, why = probe.found[0]
         return {"turn": turn, "step": step, "rule_id": why.rule_id, "reason": why.reason,
                 "expected": expected_words(game)}
+    broken = game.rule_broken(event.player, event.action)  # a character's or the mode's rule
+    if broken is not None:
+        return {"turn": game.turn, "step": game.step, "rule_id": broken.rule_id,
+                "reason": broken.reason, "expected": expected_words(game)}
     if game.is_over:
         return None  # END-2 says it: nothing was due after the end
     decision = game.position()

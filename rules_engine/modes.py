@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
-from rules_engine.actions import Action, Pass, Pick, Snapback, Tag
+from rules_engine.actions import Action, Commit, Pass, Pick, Snapback, Tag
 from rules_engine.assists import Assists
 from rules_engine.cards import Character, character
 from rules_engine.errors import RuleViolation
@@ -166,6 +166,14 @@ class ModeRules:
         (SB-1, SB-2). Never in Versus or Triple Threat."""
         return False
         yield
+
+    def rule_broken(self, game: GameCore, player: PlayerId,
+                    action: Action) -> RuleViolation | None:
+        """Asked by a diagnosis when a logged event fits no decision of the game: whether
+        ``player``'s ``action`` breaks one of this mode's rules here (a snapback against a
+        lone character, SB-5; a tag the Power Up does not allow, SB-3 / SB-4; a card committed
+        by a character a hard tag brought in, TAG-PU-2), or None."""
+        return None
 
     def power_up_tags(self, game: GameCore) -> Step:
         """T5, after every Power Up: the mode's tags (TAG-PU-2). None in Versus."""
@@ -398,15 +406,56 @@ class TagTeam(ModeRules):
         game.swap_active(side)  # SB-2
         return True
 
+    def rule_broken(self, game: GameCore, player: PlayerId,
+                    action: Action) -> RuleViolation | None:
+        """SB-5, SB-1, SB-3, SB-4, TAG-PU-1, TAG-PU-2 for an event no decision took (see
+        :meth:`ModeRules.rule_broken`)."""
+        if player not in game.table.seats:
+            return None
+        side = game.table.side_of(player)
+        ps = game.players[player]
+        if isinstance(action, Snapback):
+            target = game.actives[1 - side]
+            partner = game.table.partner(target.player)
+            if partner is None or partner in self.down or target.player in self.down:
+                return RuleViolation("SB-5", f"no snapback against {target.character.name}: "
+                                             "that team has only one character left")
+            return RuleViolation("SB-1", f"a snapback is made only when the opposing active "
+                                         f"character would be knocked down (C13), and "
+                                         f"{target.character.name} is not being knocked down "
+                                         "here")
+        if isinstance(action, Tag) and game.step.startswith("P"):
+            active = game.actives[side]
+            if self.ace_tagged.get(side) == game.turn:
+                return RuleViolation("TAG-PU-1", "this team already tagged with its Aces this "
+                                                 "Power Up: one tag a Power Up")
+            if active.knockdown_next:
+                return RuleViolation("SB-4", f"{active.character.name} was knocked down "
+                                             "without a snapback this turn: the team cannot "
+                                             "tag in this Power Up")
+            if self.no_tag.get(side) == game.turn:
+                return RuleViolation("SB-3", "this team's active character was snapped back "
+                                             "this turn: the team cannot tag in this Power Up")
+            if self.hard_tagged.get(active.player) == game.turn + 1:
+                return RuleViolation("TAG-PU-2", "this team already declared a hard tag this "
+                                                 "Power Up: one tag a Power Up")
+        if isinstance(action, Commit) and self.no_card_forced(game, ps):
+            return RuleViolation("TAG-PU-2", f"{ps.character.name} came in by a hard tag: it "
+                                             "must play no-card in this combat")
+        return None
+
     def power_up_tags(self, game: GameCore) -> Step:
         """TAG-PU-2 / TAG-PU-3 / TAG-PU-4: after every seat's normal Power Up (TAG-PU-4), each
         side's active player, in initiative order, may declare a hard tag: the benched
         character comes in, must play no-card next combat, and the opponent may then make a
         full combo. Not this turn for a side whose active character was snapped back (SB-3) or
         knocked down without a snapback (SB-4); not for a side with one character left."""
-        for ps in game.order():
+        # the active seats as the Power Up ends, in initiative order, fixed before any tag: the
+        # character a hard tag brings in is not asked again (one tag a team, TAG-PU-2)
+        actives = [ps for ps in game.order() if ps is game.actives[game.table.side_of(ps.player)]]
+        for ps in actives:
             side = game.table.side_of(ps.player)
-            if ps is not game.actives[side] or self._tag_banned(game, ps) \
+            if self._tag_banned(game, ps) \
                     or self.ace_tagged.get(side) == game.turn:  # SB-3 / SB-4; TAG-PU-1 made
                 continue
             partner = game.table.partner(ps.player)

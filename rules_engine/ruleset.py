@@ -158,6 +158,19 @@ class ProtectiveWard(Enum):
     DRAW_PHASE = "DRAW_PHASE"
 
 
+class InnateCounters(Enum):
+    """Whether counters may counter innates (character-card abilities), docs/rules/COUNTERS.md.
+
+    The 2014 counter cards say "You can't counter Aces, Jokers or character cards" (the
+    default). The first-edition FAQ (FR-GRAVE-3, FR-ROOK-5, CTR-6) lets Smoke Bomb counter an
+    innate as it is activated: every innate then is counterable unless a card says otherwise
+    (Valerie's and Midori's first-edition innates, FR-SETSUKI-1; Mental Toughness and Crash and
+    Flow, whose first-edition texts excluded character cards too)."""
+
+    CARD_TEXT_2014 = "CARD_TEXT_2014"
+    FIRST_EDITION_FAQ = "FIRST_EDITION_FAQ"
+
+
 class ArgagargLife(Enum):
     """Argagarg's starting life (characters/argagarg.md, source conflict): 85 (yomibase,
     alpha-counter: the default) or 90 (wiki 2015)."""
@@ -213,6 +226,7 @@ class Ruleset:
     protectiveWard: ProtectiveWard = ProtectiveWard.COMBAT_REVEAL     # argagarg.md conflict
     argagargLife: ArgagargLife = ArgagargLife.LIFE_85                 # argagarg.md conflict
     burstOfSpeed: BurstOfSpeed = BurstOfSpeed.MIN_1_0                 # FR-VALERIE-2 conflict
+    innateCounters: InnateCounters = InnateCounters.CARD_TEXT_2014    # CTR-8, FR-GRAVE-3
     entanglingVines: EntanglingVines = EntanglingVines.FASTER_3       # rook.md conflict
     zaneThrowSpeed: ZaneThrowSpeed = ZaneThrowSpeed.X_3               # zane.md conflict
     rollingPandaBlock: RollingPandaBlock = RollingPandaBlock.NONE     # lum.md conflict

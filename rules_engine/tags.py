@@ -330,8 +330,9 @@ class CombatTags:
 
     def _ace_partner(self, game: GameCore, ps: PlayerState) -> PlayerState | None:
         side = game.table.side_of(ps.player)
-        if ps is not game.actives[side] or self._banned(game, ps):
-            return None
+        if ps is not game.actives[side] or self._banned(game, ps) \
+                or self._ace_tagged.get(side) == game.turn:  # one tag a Power Up: the
+            return None  # character an Ace tag brought in does not tag straight back
         return self.partner(game, ps)
 
     def check_ace(self, game: GameCore, ps: PlayerState, action: Tag, chain: int) -> None:
@@ -348,6 +349,9 @@ class CombatTags:
             raise RuleViolation("TAG-PU-3", "a team whose active character was snapped back "
                                             "or knocked down this turn cannot tag in this "
                                             "Power Up")
+        if self._ace_tagged.get(game.table.side_of(ps.player)) == game.turn:
+            raise RuleViolation("TAG-PU-1", "this team already tagged with its Aces this "
+                                            "Power Up: one tag a Power Up")
         partner = self._ace_partner(game, ps)
         if partner is None:
             raise RuleViolation("TAG-PU-1", f"{ps.character.name}'s partner cannot tag in")

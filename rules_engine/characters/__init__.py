@@ -170,6 +170,36 @@ class CharacterRules:
         return
         yield  # pragma: no cover - makes this a generator
 
+    def rule_broken(self, ctx: AbilityContext, ps: PlayerState, player: PlayerId,
+                    action: Action) -> RuleViolation | None:
+        """Asked by a diagnosis (:mod:`rules_engine.diagnosis`) when a logged event fits no
+        decision of the game: whether ``player``'s ``action`` breaks a rule of this seat's card
+        text here, as the rule and a reason in player terms (Defense Mastery: the attacker
+        records a draw Rook's block took away), or None. By default: this seat's own counter
+        logged when no ability is being played (CTR-2)."""
+        if player is ps.player and isinstance(action, UseAbility) and any(
+                a.name == action.ability and a.timing.lower() == "reaction"
+                for a in self.character.abilities):
+            return self.not_here(ctx, ps, ctx.step, action)
+        return None
+
+    def not_here(self, ctx: AbilityContext, ps: PlayerState, window: str,
+                 action: Action) -> RuleViolation:
+        """AB-2: ``action`` is none of the abilities this seat may play in ``window``. The
+        reason names only what the player could play here now (held, playable), never a card
+        they do not hold; a counter is a Reaction, played only as an ability is (CTR-2)."""
+        name = action.ability if isinstance(action, UseAbility) else str(action)
+        if isinstance(action, UseAbility) and any(
+                a.name == name and a.timing.lower() == "reaction"
+                for a in self.character.abilities):
+            return RuleViolation("CTR-2", f"{name} is a Reaction: it counters an ability as that "
+                                          "ability is played, and none is being played here")
+        held = list(dict.fromkeys(a.ability for a in self.window_options(ctx, ps, window)
+                                  if isinstance(a, UseAbility)))
+        can = f"only {', '.join(held)} or pass" if held else "nothing to play here but pass"
+        return RuleViolation("AB-2", f"{self.character.name} cannot play {name!r} in this "
+                                     f"window; {can}")
+
     # --- steps with no event of their own ---------------------------------------------
     def has_state(self, ctx: AbilityContext, ps: PlayerState, state: str) -> bool:
         """Whether ``ps`` is in ``state`` (a move's ``requires``, GEN-1). By default: an ongoing

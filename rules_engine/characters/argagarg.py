@@ -116,10 +116,9 @@ class ArgagargRules(OneCardCounterRules):
     # --- Hex of Murkwood (innate) ------------------------------------------------------------
     def at_end_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """K1: the opponent takes 2 (+2 per Bubble Shield) unless he was knocked down."""
-        if not self.down_at_start and not ps.knockdown_next:
+        if not self.down_at_start and not ps.knockdown_next \
+                and not (yield from ctx.offer_counter(ps, HEX)):  # CTR-8: as it triggers
             ctx.damage(ctx.opponent(ps), HEX_DAMAGE + SHIELD_HEX * len(shields(ps)), ps)
-        return
-        yield  # pragma: no cover
 
     # --- Protective Ward (7) -------------------------------------------------------------
     @staticmethod
@@ -138,9 +137,7 @@ class ArgagargRules(OneCardCounterRules):
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability != PROTECTIVE_WARD:
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Argagarg cannot play {name!r} in this window; only "
-                                        "Protective Ward or pass")
+            raise self.not_here(ctx, ps, window, action)
         if window != self.ward_window(ctx):
             if self.ward_window(ctx) == "draw_phase":
                 raise RuleViolation("WIN-DRAW", "Protective Ward is played after the draw phase "

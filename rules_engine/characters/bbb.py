@@ -21,7 +21,8 @@ Responsibility: BBB's ability hooks. Decisions of this module's making:
   attacks that do not knock down (``also_hits``); Junk Shot is unblockable (it beats a block);
   Extensor Grab sets range even when it hits after a dodge.
 
-- Robo Headbutt: after his combo, when his combat-revealed Robo Headbutt won combat, he may
+- Robo Headbutt: offered to counters as it wins combat (C6; countered: no extra combo);
+  after his combo, when his combat-revealed Robo Headbutt won combat, he may
   play another full combo (``extra_combo``: a second ``ComboRun`` opened from hand, fresh combo
   points, the opponent's Rewind window first, RW-14).
 """
@@ -139,7 +140,7 @@ class BBBRules(CharacterRules):
                     "deal no damage or block damage; his normal attacks are speed 1.0; the "
                     "first face card he plays each combat returns to his hand.",
         ROBO_HEADBUTT: "If his combat-revealed Robo Headbutt wins combat, he may play another "
-                       "full combo.",
+                       "full combo (counterable as it wins combat).",
         OVERDRIVE: "Draw Phase, discard an 8: this turn his face cards deal +3 damage, Long "
                    "Arm can't be interrupted except by knockdowns, Junk Shot is unblockable "
                    "and Extensor Grab sets range even when it hits after a dodge.",
@@ -153,6 +154,7 @@ class BBBRules(CharacterRules):
         self.both_blocked = False
         self.hit_unranged = False
         self.first_face: Card | None = None
+        self.robo_countered = 0  # the turn a counter countered Robo Headbutt
 
     def position_key(self) -> str:
         return ("R" if self.ranged else "") + ("N" if self.ranged_next else "") \
@@ -201,17 +203,22 @@ class BBBRules(CharacterRules):
             self.both_blocked = True
         m = ps.combat_move
         if winner is ps and m is not None and m.range_giving \
-                and ps.kind in (cb.ATTACK, cb.THROW):
+                and ps.kind in (cb.ATTACK, cb.THROW) \
+                and not (yield from ctx.offer_counter(ps, LONG_RANGE)):  # CTR-8
             self.ranged_next = True
-        return
-        yield  # pragma: no cover
+        if winner is ps and self._robo_revealed(ps):
+            # Robo Headbutt triggers as it wins combat: a counter may answer it now (CTR-2,
+            # CTR-4), like his opponents' other During Combat triggers
+            self.robo_countered = ctx.turn if (
+                yield from ctx.offer_counter(ps, ROBO_HEADBUTT)) else 0
 
     reacts_to = frozenset({Blocked, Hit})  # the events on_event reads
 
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         if isinstance(event, Blocked) and event.attacker is ps.player:
             m = ps.combat_move
-            if m is not None and m.range_giving:
+            if m is not None and m.range_giving \
+                    and not (yield from ctx.offer_counter(ps, LONG_RANGE)):  # CTR-8
                 self.ranged_next = True
         elif isinstance(event, Hit) and event.seat is ps.player:
             by = ctx.opponent(ps)
@@ -249,11 +256,16 @@ class BBBRules(CharacterRules):
                     loser: PlayerState) -> Callable[[Move], bool] | None:
         """After his combo: a combat-revealed Robo Headbutt that won combat gives another full
         combo (any move that may start a combo opens it; he may stop at once)."""
-        m, r = ps.combat_move, ps.revealed_card
-        if ps.kind != cb.ATTACK or m is None or m.name != ROBO_HEADBUTT or r is None \
-                or r is not ps.combat_card or ps.revealed_kind != cb.ATTACK:
+        if not self._robo_revealed(ps) or self.robo_countered == ctx.turn:
             return None
         return _any_move
+
+    @staticmethod
+    def _robo_revealed(ps: PlayerState) -> bool:
+        """His combat-revealed card is Robo Headbutt, still his combat card."""
+        m, r = ps.combat_move, ps.revealed_card
+        return ps.kind == cb.ATTACK and m is not None and m.name == ROBO_HEADBUTT \
+            and r is not None and r is ps.combat_card and ps.revealed_kind == cb.ATTACK
 
     def at_end_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """K1: range is lost after a turn in which both blocked or he was hit by a move that
@@ -293,9 +305,7 @@ class BBBRules(CharacterRules):
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability != OVERDRIVE:
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"BBB cannot play {name!r} in this window; only "
-                                        "Overdrive (an 8, Draw Phase) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if window != "draw_phase":
             raise RuleViolation("WIN-DRAW", "Overdrive is played in the draw phase")
         if self.overdrive:

@@ -162,10 +162,7 @@ class DeGreyRules(CharacterRules):
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability not in (
                 TROUBLESOME_RHETORIC, POINT_COUNTERPOINT):
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"DeGrey cannot play {name!r} in this window; only "
-                                        "Troublesome Rhetoric (Draw Phase), Point, "
-                                        "Counterpoint (his 7 in combat) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if action.ability == TROUBLESOME_RHETORIC:
             self._check_rhetoric(ps, window, action)
         else:

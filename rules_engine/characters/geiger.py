@@ -10,7 +10,8 @@ then Geiger may start a combo with a throw from hand (CB-1).
 Responsibility: Geiger's ability hooks; each docstring names the step the game calls it at.
 Decisions of this module's making (docs/rules/characters/geiger.md, "Engine rulings"):
 
-- Time Stop applies when the Time Spiral's block damage is more than 0 (it is dealt at C8c,
+- Time Stop applies when the block damage the blocker takes from the Time Spiral, after card
+  text, is more than 0 (a block that takes none, Gloria's Remedy, stops nothing; it is dealt at C8c,
   after the block draw: the draw is put off until Geiger decides, and the blocker's innates
   from this block do not act). The blocker's Rewind window opens whatever Geiger holds (RW-4).
   The throw is the combo's first move, played while the face-down card lies: a Rewind Time
@@ -217,26 +218,28 @@ class GeigerRules(CharacterRules):
 
     # --- Time Stop (innate) -------------------------------------------------------------
     @staticmethod
-    def _time_stop(ps: PlayerState) -> bool:
-        """A Time Spiral combat card whose block damage is more than 0 was blocked."""
-        m, c = ps.combat_move, ps.combat_card
-        return ps.kind == cb.ATTACK and is_time_spiral(m) and c is not None \
-            and m is not None and m.block_damage_for(c) > 0
+    def _time_stop(ctx: AbilityContext, attacker: PlayerState, blocker: PlayerState) -> bool:
+        """"If your opponent takes block damage from a Time Spiral": a blocked Time Spiral
+        combat card whose block damage the blocker takes, after card text, is more than 0
+        (Gloria's Remedy takes none: no Time Stop)."""
+        return attacker.kind == cb.ATTACK and is_time_spiral(attacker.combat_move) \
+            and ctx.block_damage(blocker, attacker) > 0
 
     def block_draw_prevented(self, ctx: AbilityContext, attacker: PlayerState,
                              blocker: PlayerState) -> Generator[Decision,
                                                                 tuple[PlayerId, Action], bool]:
         """C8b: under Time Stop the block draw waits for Geiger's decision (FR-GEIGER-1)."""
-        if not self._time_stop(attacker):
+        if not self._time_stop(ctx, attacker, blocker) \
+                or (yield from ctx.offer_counter(attacker, TIME_STOP)):  # CTR-8
             return False
         self.time_stop_turn = ctx.turn
         return True
-        yield  # pragma: no cover
 
     def blocking_innates_prevented(self, ctx: AbilityContext, attacker: PlayerState,
                                    blocker: PlayerState) -> bool:
-        """Time Stop: the opponent "can't activate innate abilities from blocking"."""
-        return self._time_stop(attacker)
+        """Time Stop: the opponent "can't activate innate abilities from blocking" (asked just
+        after :meth:`block_draw_prevented`, which a counter may have stopped)."""
+        return self.time_stop_turn == ctx.turn and self._time_stop(ctx, attacker, blocker)
 
     def combo_opener(self, ctx: AbilityContext, ps: PlayerState,
                      winner: PlayerState) -> Callable[[Move], bool] | None:

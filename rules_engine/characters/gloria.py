@@ -22,8 +22,8 @@ Decisions of this module's making (docs/rules/characters/gloria.md, "Engine ruli
   heals.
 - Overdose is played from hand at C13b: the Ace is discarded (AB-2), then Gloria takes 10 and
   the KO check runs (END-2) before the opponent takes 10; "you won combat" is C6's winner (a
-  Gold Burst mirror under BOTH_WIN counts, CF-10). A countered Overdose was never played
-  (CTR-3): another may follow that turn.
+  Gold Burst mirror under BOTH_WIN counts, CF-10). An Ace ability: no counter may counter it
+  (CTR-8; the game's counter policy refuses the offer).
 """
 
 from __future__ import annotations
@@ -229,9 +229,8 @@ class GloriaRules(CharacterRules):
             return
         # Overdose
         ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)  # AB-2
-        countered = yield from ctx.offer_counter(ps, OVERDOSE)
-        if countered:
-            return  # CTR-3: as if never played (the one-per-turn limit is not used up)
+        if (yield from ctx.offer_counter(ps, OVERDOSE, action.card)):  # never: an Ace (CTR-8)
+            return  # pragma: no cover - the counter policy refuses every counter
         self.overdose_turn = ctx.turn
         ctx.damage(ps, OVERDOSE_DAMAGE, ps)  # "you first": END-2 checks her alone first
         ctx.damage(ctx.opponent(ps), OVERDOSE_DAMAGE, ps)
@@ -242,10 +241,15 @@ class GloriaRules(CharacterRules):
     def _healing_touch(self, ctx: AbilityContext, ps: PlayerState,
                        paid: tuple[Card, ...]) -> Step:
         """Discard two non-Hearts cards: gain 4 life (GEN-8 cap) and fetch a Hearts card from
-        the discard pile. An innate: it cannot be countered (CTR-5 reading, README §1)."""
-        self.touch_turn = ctx.turn
+        the discard pile. An innate: offered to counters after its cost (the counter policy,
+        CTR-8, lets none counter it under the 2014 text)."""
         for c in paid:
             ctx.move(ps, c, Zone.HAND, Zone.DISCARD)
+        if (yield from ctx.offer_counter(ps, HEALING_TOUCH)):  # CTR-8: after its cost
+            for c in paid:  # CTR-3: as if never played (costs back, the turn's use unspent)
+                ctx.move(ps, c, Zone.DISCARD, Zone.HAND)
+            return
+        self.touch_turn = ctx.turn
         self._heal(ctx, ps)
         hearts = sorted(_distinct([c for c in ps.discard if _hearts(c)]), key=lambda c: c.code)
         if not hearts:

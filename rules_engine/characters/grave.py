@@ -71,9 +71,7 @@ class GraveRules(CharacterRules):
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability != MARTIAL_MASTERY:
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Grave cannot play {name!r} in this window; "
-                                        "only Martial Mastery (Draw Phase) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if window != "draw_phase":
             raise RuleViolation("WIN-DRAW", "Martial Mastery is played after the draw phase")
         if action.card is None or action.card.rank is not Rank.SEVEN:
@@ -158,11 +156,13 @@ class GraveRules(CharacterRules):
                                                                 bool]:
         """When Lightning Cloud deals block damage, the J returns to hand (at C13c) and the
         blocker does not draw for blocking (C8b comes before the damage, so it is decided
-        here). The trigger can be countered as it happens (CTR-4)."""
-        m, c = attacker.combat_move, attacker.combat_card
-        if attacker.kind != cb.ATTACK or m is None or c is None or m.name != "Lightning Cloud":
+        here from the block damage the blocker will take, after card text: a block that takes
+        none, Gloria's Remedy or Stone Wall, is dealt none). The trigger can be countered as it
+        happens (CTR-4)."""
+        m = attacker.combat_move
+        if attacker.kind != cb.ATTACK or m is None or m.name != "Lightning Cloud":
             return False
-        if m.block_damage_for(c) <= 0:
+        if ctx.block_damage(blocker, attacker) <= 0:
             return False
         countered = yield from ctx.offer_counter(attacker, LIGHTNING_TRAP)
         if countered:
@@ -175,8 +175,8 @@ class GraveRules(CharacterRules):
 
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """When Grave's block beats an attack (after the block draw), he may reveal a card
-        from hand (not the block card, which is in the combat area, FR-GRAVE-2). Innates
-        cannot be countered."""
+        from hand (not the block card, which is in the combat area, FR-GRAVE-2). Offered to
+        counters as it is revealed (the counter policy decides, CTR-8)."""
         if not isinstance(event, Blocked) or event.blocker is not ps.player or not ps.hand \
                 or not event.innates:  # Time Stop: no innate from this block
             return
@@ -194,8 +194,13 @@ class GraveRules(CharacterRules):
         _, a = yield from ctx.ask(
             (ps.player,), "AB-1", check,
             lambda p: [Pass(), *(UseAbility(INNATE, c) for c in _distinct(ps.hand))])
-        if isinstance(a, UseAbility):
-            self.revealed, self.revealed_turn = a.card, ctx.turn
+        if not isinstance(a, UseAbility):
+            return
+        # CTR-8 / FR-GRAVE-3: counterable only as the card is revealed, and only under
+        # opt.innateCounters=FIRST_EDITION_FAQ (the 2014 counters exclude character cards)
+        if (yield from ctx.offer_counter(ps, INNATE)):
+            return  # never revealed: nothing pays off next turn
+        self.revealed, self.revealed_turn = a.card, ctx.turn
 
     def after_winner(self, ctx: AbilityContext,
                      ps: PlayerState, winner: PlayerState | None) -> Step:

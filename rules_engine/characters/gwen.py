@@ -215,6 +215,10 @@ class GwenRules(CharacterRules):
         red, black = action.cards
         for c in (red, black):
             ctx.move(ps, c, Zone.HAND, Zone.DISCARD)
+        if (yield from ctx.offer_counter(ps, RELENTLESS_STRIKES)):  # CTR-8: after its cost
+            for c in (red, black):  # CTR-3: the two attacks back to hand
+                ctx.move(ps, c, Zone.DISCARD, Zone.HAND)
+            return None
         move = normal_attack(ps.character, black)
         assert move is not None
         damage = move.damage

@@ -227,6 +227,10 @@ class JainaRules(CharacterRules):
         _, a = yield from ctx.ask((ps.player,), "AB-1", check, options)
         if not isinstance(a, UseAbility):
             return
+        # CTR-6 / CTR-8: counterable as she announces the returns, by Smoke Bomb only and only
+        # under opt.innateCounters=FIRST_EDITION_FAQ (one activation a combat, so one a turn)
+        if (yield from ctx.offer_counter(ps, BURNING_VIGOR)):
+            return
         damage = 0
         for c in a.cards:
             damage += 4 if c.rank in (Rank.QUEEN, Rank.ACE) else 3

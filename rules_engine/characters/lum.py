@@ -10,7 +10,9 @@ Responsibility: Lum's ability hooks. Decisions of this module's making
 - Roll the Dice is played in the end-of-combat window (C13b), once a combat (FR-LUM-2), when
   this combat his attack dealt damage (combat damage with an attack move: his combat attack, a
   hit-back, an attack of his combo) or block damage (FR-LUM-1); Blackjack's damage is ability
-  damage and does not count. It is counterable (countered: nothing is discarded). 2-3: gain 4
+  damage and does not count. An innate: offered to counters as it is rolled, where the counter
+  policy (CTR-8) lets none counter it unless ``opt.innateCounters`` is the first-edition reading
+  (countered: nothing is discarded). 2-3: gain 4
   life or draw the bottom card; 4-10: knock the opponent down for next turn's combat (KD-3) or
   return the face cards he played this combat (combat card, combo moves, pumps, FR-LUM-3); J/Q/K:
   the opponent's attacks and throws are 4.0 slower next turn (a ``SPEED`` modifier put in force
@@ -25,8 +27,8 @@ Responsibility: Lum's ability hooks. Decisions of this module's making
   card, then shuffle), flush (draw 3), full_house (7 damage), four_of_a_kind (discard an Ace
   from hand for the Blackjack effect); a straight flush gives any two of them, joined by ``+``.
   Aces are high or low in straights; Jokers are not wild (FR-LUM-4).
-- Blackjack: when his Ace's dodge wins combat against an attack or a Joker (counterable:
-  countered, an ordinary dodge), there is no hit-back (no Rewind window, no combo); he deals
+- Blackjack: when his Ace's dodge wins combat against an attack or a Joker (an Ace ability:
+  no counter may counter it, CTR-8), there is no hit-back (no Rewind window, no combo); he deals
   cards from his deck to the discard pile, the first at once, then after each card he deals
   another (option ``deal``) or stops (``stop``); more than 21 (Aces counted 1) is a bust: no
   damage. Otherwise he deals the total as ability damage, each Ace 11 if that does not go
@@ -151,7 +153,8 @@ class LumRules(CharacterRules):
     abilities_implemented = True
     ability_notes: ClassVar[dict[str, str]] = {
         ROLL: "End of combat (once a combat), if his attack dealt damage or block damage this "
-              "combat (Blackjack's damage does not count); counterable. He discards the top "
+              "combat (Blackjack's damage does not count). Innate: can't be countered (the "
+              "first-edition reading lets Smoke Bomb counter it). He discards the top "
               "card of his deck: 2-3 gain 4 life or draw the bottom card; 4-10 knock the "
               "opponent down for next turn's combat or return the face cards he played this "
               "combat (combo and pumps included) to his hand; J, Q, K the opponent's attacks "
@@ -165,7 +168,8 @@ class LumRules(CharacterRules):
                "hand). Straight: search the deck for any card (then shuffle); flush: draw 3; "
                "full house: 7 damage; four of a kind: discard an Ace from hand for the "
                "Blackjack effect; straight flush: any two. Aces high or low, Jokers not wild.",
-        BLACKJACK: "During Combat: when his Ace's dodge beats an attack or a Joker (counterable), "
+        BLACKJACK: "During Combat: when his Ace's dodge beats an attack or a Joker (an Ace: "
+                   "can't be countered), "
                    "no hit-back; he discards cards from his deck one at a time (the first at "
                    "once) and stops when he decides or when they total more than 21 (a bust: "
                    "no damage). Otherwise he deals the total (face cards 10, Aces 11 or 1, "

@@ -10,7 +10,8 @@ Decisions of this module's making (docs/rules/characters/menelker.md, "Engine ru
 - Bleeding Wounds (innate): every hit by one of his black J, Q or K attacks — the combat card at
   C6 (a speed tie and an ``also_hits`` included) or a combo move or hit-back at C10 — makes him
   draw a card, then the opponent discards a card of their choice (a ``discard`` event; none with
-  one distinct card in hand, nothing with an empty hand). An innate: never countered (CTR-1).
+  one distinct card in hand, nothing with an empty hand). An innate: countered only under
+  ``opt.innateCounters=FIRST_EDITION_FAQ`` (CTR-8).
   In the Power Up phase (P5) his search may take black face cards from his deck and discard
   pile as well as Aces (``POWER_UP_FOR``); PU-5's "fewer only when none is left in the discard
   pile" then counts Aces and black face cards alike. A Gold Burst search is not Power Up: Aces
@@ -90,7 +91,8 @@ class MenelkerRules(CharacterRules):
                          "draws him a card, then the opponent discards a card of their choice. "
                          "In the Power Up phase his search may take black face cards from his "
                          "deck or discard pile instead of Aces (a Gold Burst's search takes "
-                         "Aces only). Never countered (an innate).",
+                         "Aces only). An innate: can't be countered (the first-edition "
+                         "reading lets Smoke Bomb counter the draw and discard of a hit).",
         BONECRACKER: "During Combat, on his 7's throw end: when it throws the opponent (combat "
                      "card or combo move), they reveal their hand and he names the card they "
                      "discard. The opponent may counter it as it triggers.",
@@ -202,6 +204,8 @@ class MenelkerRules(CharacterRules):
             return
         opp = ctx.opponent(ps)
         if kind is Hit and m.type is MoveType.ATTACK and is_black_face(c):
+            if (yield from ctx.offer_counter(ps, BLEEDING_WOUNDS)):  # CTR-8: as it triggers
+                return
             yield from ctx.draw(ps, ctx.step)
             yield from discards_a_card_of_their_choice(ctx, opp, BLEEDING_WOUNDS, "AB-1")
         elif kind is Thrown and m.type is MoveType.THROW and c.rank is Rank.SEVEN:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from rules_engine import combat as cb
 from rules_engine import effects
-from rules_engine.actions import Action, Pass, UseAbility
+from rules_engine.actions import Action, Draw, Pass, UseAbility
 from rules_engine.cards import Card, Move, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.combat import CombatResult
@@ -76,6 +76,24 @@ def defense_mastery(attacker: PlayerState) -> bool:
     attacks" — true when the attacker's locked-in action is a normal attack (the C7 draw)."""
     m = attacker.combat_move
     return attacker.kind == cb.ATTACK and m is not None and m.is_normal_attack
+
+
+_AFTER_C6 = frozenset({"C7", "C8", "C9", "C10", "C11", "C12", "C13"})
+
+
+def defense_mastery_broken(ctx: AbilityContext, blocker: PlayerState, player: PlayerId,
+                           action: Action) -> RuleViolation | None:
+    """A diagnosis (``CharacterRules.rule_broken``): ``player`` records a draw that Defense
+    Mastery took away: ``blocker``'s block beat their normal attack this combat (C7)."""
+    attacker = ctx.opponent(blocker)
+    if not isinstance(action, Draw) or player is not attacker.player \
+            or ctx.step not in _AFTER_C6 or blocker.kind != cb.BLOCK \
+            or attacker.hit_this_combat or not defense_mastery(attacker):
+        return None
+    return RuleViolation("AB-1", f"Defense Mastery: {blocker.character.name}'s block beat "
+                                 f"{player.name}'s normal attack, and opponents don't draw when "
+                                 f"{blocker.character.name} blocks their normal attacks (no C7 "
+                                 "draw)")
 
 
 class MidoriRules(CharacterRules):
@@ -206,6 +224,12 @@ class MidoriRules(CharacterRules):
         return CombatResult(0 if ps is a else 1, False, "M-DRAGON")
 
     # --- Defense Mastery (C7) -----------------------------------------------------------
+    def rule_broken(self, ctx: AbilityContext, ps: PlayerState, player: PlayerId,
+                    action: Action) -> RuleViolation | None:
+        """Defense Mastery took the attacker's draw away (a diagnosis' question)."""
+        return defense_mastery_broken(ctx, ps, player, action) \
+            or super().rule_broken(ctx, ps, player, action)
+
     def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
                               attacker: PlayerState) -> bool:
         """Opponents don't draw when Midori blocks their normal attacks."""
@@ -242,6 +266,10 @@ class MidoriRules(CharacterRules):
             lambda p: [Pass(), *(UseAbility(ASPECT, cards=(c,)) for c in returnable)])
         if not isinstance(a, UseAbility):
             return False
+        # the counter policy refuses every counter (CTR-8; FR-SETSUKI-1 under the first-edition
+        # reading): "can't be countered" was printed on his first-edition character card
+        if (yield from ctx.offer_counter(blocker, ASPECT)):
+            return False  # pragma: no cover - never countered
         ctx.move(blocker, a.cards[0], Zone.DISCARD, Zone.HAND)
         return True
 

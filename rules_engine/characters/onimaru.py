@@ -37,7 +37,7 @@ from rules_engine.cards import Card, Move, Rank
 from rules_engine.characters import CharacterRules
 from rules_engine.combat import CombatResult
 from rules_engine.errors import RuleViolation
-from rules_engine.journal import Blocked, Hit
+from rules_engine.journal import Blocked, DamageDealt, Hit
 from rules_engine.modifiers import COMBO_MOVE, Expiry, Modifier
 from rules_engine.state import Zone
 
@@ -99,7 +99,8 @@ class OnimaruRules(CharacterRules):
                          "and one more card of his attack card's suit. This combat his face "
                          "card beats every other attack (two Final Authorities tie) and "
                          "knocks down. Cannot be countered.",
-        CLOCKWORK_FORMATION: "When he won combat with Clockwork Soldiers: at the end of combat "
+        CLOCKWORK_FORMATION: "When he won combat and Clockwork Soldiers dealt damage (a hit "
+                             "whose damage was taken away does not count): at the end of combat "
                              "he attaches it and up to three Aces from hand. Whenever his face "
                              "card hits, one attached Ace is discarded and the opponent takes "
                              "15; whenever his face card is blocked, one attached Ace is "
@@ -185,12 +186,12 @@ class OnimaruRules(CharacterRules):
         assert isinstance(action, UseAbility) and action.card is not None
         ctx.move(ps, action.card, Zone.HAND, Zone.DISCARD)
         ctx.move(ps, action.cards[0], Zone.HAND, Zone.DISCARD)
-        # "This can't be countered": no counter window (CTR-1).
+        # "This can't be countered": the counter policy refuses every counter (CTR-5)
+        if (yield from ctx.offer_counter(ps, FINAL_AUTHORITY, action.card)):
+            return  # pragma: no cover - never countered
         self.authority = True
         ctx.add_modifier(Modifier(COMBO_MOVE, ps.player, _knocks_down, FINAL_AUTHORITY,
                                   Expiry.END_OF_COMBAT))
-        return
-        yield  # pragma: no cover
 
     # --- Clockwork Formation ---------------------------------------------------------------
     @staticmethod
@@ -215,13 +216,21 @@ class OnimaruRules(CharacterRules):
         return
         yield  # pragma: no cover
 
+    @staticmethod
+    def _soldiers_dealt_damage(ctx: AbilityContext, ps: PlayerState) -> bool:
+        """"Clockwork Soldiers deals damage": the opponent took its combat damage this combat
+        (C8c), not merely a hit whose damage card text took away (Bubble Shield)."""
+        return any(e.source is ps.player and e.kind == "combat" and e.step == "C8"
+                   and e.turn == ctx.turn and e.amount > 0
+                   for e in ctx.journal.of(DamageDealt))
+
     def end_of_combat(self, ctx: AbilityContext, ps: PlayerState,
                       winner: PlayerState | None) -> Step:
         """C13b: Clockwork Soldiers won and dealt its damage: attach it and up to three Aces."""
         self.authority = False
         c, m = ps.combat_card, ps.combat_move
         if winner is not ps or c is None or m is None or m.name != CLOCKWORK_SOLDIERS \
-                or not ps.hit_this_combat:
+                or not self._soldiers_dealt_damage(ctx, ps):
             return
         aces = [x for x in _distinct(ps.hand) if x.is_ace]
         options: list[Action] = [UseAbility(CLOCKWORK_FORMATION, cards=chosen)

@@ -215,6 +215,9 @@ class PersephoneRules(OneCardCounterRules):
                 return
             c = a.cards[0]
             ctx.move(ps, c, Zone.DISCARD, Zone.HAND)
+            if not ranks and (yield from ctx.offer_counter(ps, DOMINANCE)):  # CTR-8
+                ctx.move(ps, c, Zone.HAND, Zone.DISCARD)  # CTR-3: undone, no more fetches
+                return
             assert c.rank is not None
             ranks.add(c.rank)
 
@@ -229,9 +232,7 @@ class PersephoneRules(OneCardCounterRules):
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability != BARE_YOUR_SOUL:
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Persephone cannot play {name!r} in this window; only "
-                                        "Bare Your Soul (Draw Phase) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if window != "draw_phase":
             raise RuleViolation("WIN-DRAW", "Bare Your Soul is played in the draw phase "
                                             "(after the draws)")

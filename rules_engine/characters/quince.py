@@ -13,7 +13,9 @@ Responsibility: Quince's ability hooks. Decisions of this module's making
   the opponent this turn. The revealed card is public (``public_view``'s ``shown``) until it
   leaves his hand or the next turn ends. Next turn, if it is his combat-revealed card, he may at
   Combat Reveal (C4) draw a card to rotate it, once; with an empty deck the draw can't be made
-  and the rotation is not offered. An innate: never countered.
+  and the rotation is not offered. An innate: offered to counters as the card is revealed,
+  where the counter policy (CTR-8) lets none counter it unless ``opt.innateCounters`` is the
+  first-edition reading; the rotation next turn is not an activation (CTR-4).
 - Patriot Mirror: when the Ace's Patriot Mirror dealt damage or block damage this turn, the
   end-of-turn decision also offers Patriot Mirror instead of Positive Spin. Next combat, after
   both players committed, Quince commits a second face-down card (any legal C1 commit; no-card
@@ -180,7 +182,8 @@ class QuinceRules(CharacterRules):
                        "this turn: he may reveal a face card (J, Q, K) from hand; it stays "
                        "public. Next turn, if that card is his combat-revealed card, at Combat "
                        "Reveal (C4) he may draw a card to rotate it 180 degrees (once; not with "
-                       "an empty deck). Innate: can't be countered.",
+                       "an empty deck). Innate: can't be countered (the first-edition reading "
+                       "lets Smoke Bomb counter the reveal).",
         TWO_TRUTHS: "Draw Phase (T3): play a 2, choose up to 3 discard-pile cards of different "
                     "ranks from 3 through King, reveal the top 2 cards of the deck, and divide "
                     "them all into two face-up piles (one may be empty). The opponent picks the "
@@ -291,7 +294,7 @@ class QuinceRules(CharacterRules):
             return
         if a.ability == PATRIOT_MIRROR:
             self.mirror_turn = ctx.turn
-        else:
+        elif not (yield from ctx.offer_counter(ps, POSITIVE_SPIN)):  # CTR-8, as revealed
             self.spun, self.spun_turn = a.card, ctx.turn
 
     # --- Patriot Mirror: two face-down cards ----------------------------------------------
@@ -360,10 +363,7 @@ class QuinceRules(CharacterRules):
             return
         if not isinstance(action, UseAbility) or action.ability not in (
                 TWO_TRUTHS, FLAGSTONE_TAX, POSITIVE_SPIN):
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Quince cannot play {name!r} in this window; only Two "
-                                        "Truths or Flagstone Tax (Draw Phase), Positive Spin's "
-                                        "rotation (Combat Reveal) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if action.ability == POSITIVE_SPIN:
             self._check_rotation(ctx, ps, window, action)
         rank = Rank.TWO if action.ability == TWO_TRUTHS else Rank.TEN
@@ -402,7 +402,7 @@ class QuinceRules(CharacterRules):
 
     def play(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> Step:
         assert isinstance(action, UseAbility)
-        if action.ability == POSITIVE_SPIN:  # an innate: no counter
+        if action.ability == POSITIVE_SPIN:  # the payoff, not an activation (CTR-4)
             self.rotated = True
             yield from ctx.draw(ps, ctx.step)
             ctx.rotate(ps)

@@ -12,11 +12,12 @@ Responsibility: Rook's ability hooks. Decisions of this module's making
   after the opponent's full combo; the knockdown it depends on is known only then). Rook's
   normal attack must have lost C6 to a faster normal attack or to a special attack; the last
   move of the opponent's combo must not knock him down. He may discard two cards of his
-  attack card's suit (``ability`` with ``cards``, or ``pass``); counterable (FR-ROOK-5):
-  countered, the two cards return to his hand. Then his attack hits (its base damage), the
-  opponent may place a Rewind card, and he makes his combo from that attack (RW-13, OQ-12:
-  his own Rewind card for the opponent's combo is his C9 one). A Rewind card prevents only
-  damage of the combo it was placed against.
+  attack card's suit (``ability`` with ``cards``, or ``pass``). An innate: the counter policy
+  (CTR-8) lets no counter counter it by default; under ``opt.innateCounters=FIRST_EDITION_FAQ``
+  Smoke Bomb may (FR-ROOK-5): countered, the two cards return to his hand. Then his attack
+  hits (its base damage), the opponent may place a Rewind card, and he makes his combo from
+  that attack (RW-13, OQ-12: his own Rewind card for the opponent's combo is his C9 one). A
+  Rewind card prevents only damage of the combo it was placed against.
 - Stone Wall (his 5's block beats an attack, C6): counterable (AB-11: countered, an ordinary
   block); resolved, he takes no block damage and does not draw for blocking, the attacker
   takes the attack's printed damage as ability damage (FR-ROOK-2: no Rewind prevents it), and
@@ -42,7 +43,7 @@ from rules_engine import combat as cb
 from rules_engine.actions import Action, Pass, UseAbility
 from rules_engine.cards import Card, Move, Rank
 from rules_engine.characters import CharacterRules
-from rules_engine.characters.midori import defense_mastery
+from rules_engine.characters.midori import defense_mastery, defense_mastery_broken
 from rules_engine.characters.troq import throw_beats_fast_normals
 from rules_engine.combat import CombatResult
 from rules_engine.errors import RuleViolation
@@ -95,7 +96,8 @@ class RookRules(CharacterRules):
                     "(J, Q, K) attack: once the opponent's combo is over and did not knock him "
                     "down, he may discard two cards of his attack card's suit. Then his attack "
                     "hits, the opponent may place a Rewind card, and he makes his combo. "
-                    "Counterable: countered, the two cards return to his hand.",
+                    "Innate: can't be countered (the first-edition reading lets Smoke Bomb "
+                    "counter it: the two cards return to his hand).",
         DEFENSE_MASTERY: "The opponent does not make the normal draw when his block beats "
                          "their normal attack.",
         ENTANGLING_VINES: "When his 3's block beats an attack: no block damage, no block draw, "
@@ -137,6 +139,12 @@ class RookRules(CharacterRules):
         return throw_beats_fast_normals(ctx, ps, a, result)
 
     # --- Defense Mastery (C7) ----------------------------------------------------------------
+    def rule_broken(self, ctx: AbilityContext, ps: PlayerState, player: PlayerId,
+                    action: Action) -> RuleViolation | None:
+        """Defense Mastery took the attacker's draw away (a diagnosis' question)."""
+        return defense_mastery_broken(ctx, ps, player, action) \
+            or super().rule_broken(ctx, ps, player, action)
+
     def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
                               attacker: PlayerState) -> bool:
         """Opponents don't draw when Rook blocks their normal attacks."""

@@ -17,10 +17,11 @@ Responsibility: Setsuki's ability hooks. Decisions of this module's making
   it is never one of the cards put back ("then discard this card"). She then names the cards one
   at a time, each put on top of her deck, up to three, or stops: the last one named is the top
   card. Jokers can't be chosen. Counterable (countered: nothing is put back).
-- Smoke Bomb counters any ability the game offers to counters (Aces, Jokers and innates are
-  never offered, so Valerie's and Midori's innates can't be countered, FR-SETSUKI-1; Rook's Rock
-  Armor is, FR-ROOK-5). Cost: the 10 and two other cards from hand; a countered Smoke Bomb gives
-  the two cards back, the 10 stays discarded (CTR-3, FR-SETSUKI-2).
+- Smoke Bomb counters what the counter policy allows (CTR-8, ``rules_engine.counters``): never
+  Aces; innates only under ``opt.innateCounters=FIRST_EDITION_FAQ`` (Rock Armor, FR-ROOK-5),
+  and never Valerie's or Midori's (FR-SETSUKI-1). Cost: the 10 and two other cards from hand;
+  a countered Smoke Bomb gives the two cards back, the 10 stays discarded (CTR-3,
+  FR-SETSUKI-2).
 """
 
 from __future__ import annotations
@@ -81,7 +82,8 @@ class SetsukiRules(CharacterRules):
                        "never the 7 itself). Counterable.",
         SMOKE_BOMB: "Reaction, right after the opponent pays for an ability: discard the 10 and "
                     "two other cards to counter it (undone; a card played from hand is "
-                    "discarded). Aces, Jokers and innates can't be countered. Countered in "
+                    "discarded). Never Aces; innates only under the first-edition reading "
+                    "(not Valerie's or Midori's). Countered in "
                     "turn, the two cards come back.",
     }
 
@@ -133,9 +135,7 @@ class SetsukiRules(CharacterRules):
         if action in self.window_options(ctx, ps, window):
             return
         if not isinstance(action, UseAbility) or action.ability != BAG_OF_TRICKS:
-            name = action.ability if isinstance(action, UseAbility) else str(action)
-            raise RuleViolation("AB-2", f"Setsuki cannot play {name!r} in this window; only "
-                                        "Bag of Tricks (End of Turn) or pass")
+            raise self.not_here(ctx, ps, window, action)
         if window != "end_of_turn":
             raise RuleViolation("WIN-ENDTURN", "Bag of Tricks is played in the End of Turn "
                                                "window (K1)")

@@ -38,7 +38,7 @@ from rules_engine import effects
 from rules_engine.actions import Action, UseAbility
 from rules_engine.cards import Card, Move, MoveType, Rank
 from rules_engine.characters import CharacterRules, discards_a_card_of_their_choice
-from rules_engine.characters.midori import defense_mastery
+from rules_engine.characters.midori import defense_mastery, defense_mastery_broken
 from rules_engine.combat import CombatResult
 from rules_engine.errors import RuleViolation
 from rules_engine.journal import Blocked
@@ -170,12 +170,17 @@ class TroqRules(CharacterRules):
 
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """C8b: Troq's block beat an attack (after the block draw)."""
-        if isinstance(event, Blocked) and event.blocker is ps.player and event.innates:
+        if isinstance(event, Blocked) and event.blocker is ps.player and event.innates \
+                and not (yield from ctx.offer_counter(ps, GIANT_GROWTH)):  # CTR-8
             self._grow(ctx, ps)
-        return
-        yield  # pragma: no cover
 
     # --- Defense Mastery (C7) ------------------------------------------------------------
+    def rule_broken(self, ctx: AbilityContext, ps: PlayerState, player: PlayerId,
+                    action: Action) -> RuleViolation | None:
+        """Defense Mastery took the attacker's draw away (a diagnosis' question)."""
+        return defense_mastery_broken(ctx, ps, player, action) \
+            or super().rule_broken(ctx, ps, player, action)
+
     def normal_draw_prevented(self, ctx: AbilityContext, blocker: PlayerState,
                               attacker: PlayerState) -> bool:
         """Opponents don't draw when Troq blocks their normal attacks."""

@@ -13,7 +13,9 @@ Decisions of this module's making (docs/rules/characters/vendetta.md, "Engine ru
   (C13c, instead of the discard pile) when it won the combat or a block beat it. A speed tie
   (both hit, nobody wins), a loss to anything but a block, a void, or a normal attack played
   as a combo move do not return it.
-- Acrobatics (8, Combat Reveal): costs the 8 and one card with a dodge end from his hand; once
+- Acrobatics (8, Combat Reveal): only while he is the active character ("You can't play this
+  from the bench or while assisting": a benched or assisting Vendetta is offered none, TG-8 c's
+  exception); costs the 8 and one card with a dodge end from his hand; once
   it resolves, both combat cards are discarded at once (M-VOID), the combat ends with no
   winner (no draw, no damage, no combo, no knockdown), and the players skip this turn's Power
   Up and end-of-turn window and text, and next turn's draw phase and draw-phase window; the
@@ -24,7 +26,8 @@ Decisions of this module's making (docs/rules/characters/vendetta.md, "Engine ru
 - Wall Dive Loop (K): when the opponent is knocked down at lock-in (C5), the K he
   combat-revealed is speed 1.0 for this combat, on either end; this holds over his own
   slow-down from Acrobatics (the card says "are speed 1.0"). Each hit with the K (the combat
-  card at C6, or a hit-back at C10) returns it to his hand at the end of the combat.
+  card at C6, or a hit-back at C10) returns it to his hand at the end of the combat; the return
+  is offered to counters as the hit happens (countered: the K is discarded as usual).
 """
 
 from __future__ import annotations
@@ -85,7 +88,8 @@ class VendettaRules(CharacterRules):
         CARRION_REACH: "Automatic: when his normal attack (2-7 attack end, Claw Trip included) "
                        "is his combat card and wins the combat or is blocked, it returns to his "
                        "hand at the end of the combat instead of the discard pile.",
-        ACROBATICS: "Combat Reveal, from hand (an 8 and a card with a dodge end, both "
+        ACROBATICS: "Combat Reveal, from hand, only while he is the active character (not "
+                    "from the bench or while assisting) (an 8 and a card with a dodge end, both "
                     "discarded), not the turn after another Acrobatics: both combat cards are "
                     "discarded, nobody wins, no damage; this turn's Power Up and end-of-turn "
                     "window and next turn's draw phase are skipped. Next turn his attacks and "
@@ -93,7 +97,7 @@ class VendettaRules(CharacterRules):
                     "to his hand).",
         WALL_DIVE_LOOP: "Automatic: when the opponent is knocked down, his combat K is speed "
                         "1.0 on either end; each time it hits it returns to his hand at the end "
-                        "of the combat.",
+                        "of the combat (the return may be countered as it hits).",
     }
 
     def __init__(self, character: Character) -> None:
@@ -123,14 +127,16 @@ class VendettaRules(CharacterRules):
         return [c for c in _distinct(ps.hand) if not c.is_joker and has_dodge(ps, c)]
 
     def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:
-        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next:
+        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next \
+                or not ctx.in_combat(ps):
             return []
         dodges = self._dodges(ps)
         return [UseAbility(ACROBATICS, c, (d,)) for c in _distinct(ps.hand)
                 if c.rank is Rank.EIGHT for d in dodges if d is not c]
 
     def can_act(self, ctx: AbilityContext, ps: PlayerState, window: str) -> bool:
-        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next:
+        if window != "combat_reveal" or self.acrobatics_banned or self.slow_next \
+                or not ctx.in_combat(ps):
             return False
         return ps.holds(Rank.EIGHT) and bool(self._dodges(ps))
 
@@ -145,6 +151,10 @@ class VendettaRules(CharacterRules):
         if window != "combat_reveal":
             raise RuleViolation("WIN-REVEAL", "Acrobatics is played after the combat cards are "
                                               "revealed (Combat Reveal)")
+        if not ctx.in_combat(ps):
+            raise RuleViolation("TG-8", "Acrobatics can't be played from the bench or while "
+                                        "assisting (its card says so; TG-8 c lets other "
+                                        "abilities from hand work from the bench)")
         if self.acrobatics_banned:
             raise RuleViolation("AB-2", "Acrobatics: he can't play it the turn after an "
                                         "Acrobatics")
@@ -179,10 +189,9 @@ class VendettaRules(CharacterRules):
     def after_winner(self, ctx: AbilityContext, ps: PlayerState,
                      winner: PlayerState | None) -> Step:
         """C6: Carrion Reach — his normal attack won or was blocked: it returns at C13c."""
-        if carrion_returns(ps, ctx.opponent(ps), winner):
+        if carrion_returns(ps, ctx.opponent(ps), winner) \
+                and not (yield from ctx.offer_counter(ps, CARRION_REACH)):  # CTR-8
             ps.keep_combat_card = True
-        return
-        yield  # pragma: no cover
 
     def on_lock_in(self, ctx: AbilityContext, ps: PlayerState) -> Step:
         """C5: Wall Dive Loop — the opponent is knocked down: his combat K is speed 1.0."""
@@ -201,17 +210,18 @@ class VendettaRules(CharacterRules):
 
     def on_event(self, ctx: AbilityContext, ps: PlayerState, event: Event) -> Step:
         """Wall Dive Loop: a hit with his K returns it to his hand at the end of combat."""
-        if isinstance(event, Hit) and event.by is ps.player:
-            if not event.combo:
-                c = ps.combat_card
-                if c is not None and c.rank is Rank.KING:
-                    ps.keep_combat_card = True
-            elif ctx.combo and ctx.combo_seat is ps.player:
-                e = ctx.combo[-1]
-                if e.card.rank is Rank.KING and e.played_in_c10:
-                    self.loop_cards.append(e.card)
-        return
-        yield  # pragma: no cover
+        if not isinstance(event, Hit) or event.by is not ps.player:
+            return
+        if not event.combo:
+            c = ps.combat_card
+            if c is not None and c.rank is Rank.KING \
+                    and not (yield from ctx.offer_counter(ps, WALL_DIVE_LOOP)):
+                ps.keep_combat_card = True
+        elif ctx.combo and ctx.combo_seat is ps.player:
+            e = ctx.combo[-1]
+            if e.card.rank is Rank.KING and e.played_in_c10 \
+                    and not (yield from ctx.offer_counter(ps, WALL_DIVE_LOOP)):
+                self.loop_cards.append(e.card)
 
     def end_of_combat(self, ctx: AbilityContext, ps: PlayerState,
                       winner: PlayerState | None) -> Step:

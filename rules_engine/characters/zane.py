@@ -93,7 +93,8 @@ class ZaneRules(CharacterRules):
         SHENANIGANS: "Once per turn, at any of his combo decisions (his combo or hit-back not "
                      "yet ended), he may reveal the top two cards of his deck and play one of "
                      "them at once as his next combo move if it is legal (its extra Aces from "
-                     "his hand); the other card, or both, are discarded. Never countered.",
+                     "his hand); the other card, or both, are discarded. An innate: can't be "
+                     "countered (the first-edition reading lets Smoke Bomb counter it).",
         MEATY_ATTACKS: "Automatic: when the opponent is knocked down at lock-in, his normal "
                        "attacks are speed 1.0 for that combat.",
         CREATOR: "From hand (a 4, discarded), in the Full Combo window when his combo spent "
@@ -157,6 +158,8 @@ class ZaneRules(CharacterRules):
         return [UseAbility(SHENANIGANS)]
 
     def _play_shenanigans(self, ctx: AbilityContext, ps: PlayerState) -> Step:
+        if (yield from ctx.offer_counter(ps, SHENANIGANS)):  # CTR-8: as it is played
+            return  # CTR-3: as if never played (the turn's use is not spent)
         self._shenanigans_used = True
         revealed = yield from ctx.reveal_top(ps, 2, ctx.step)
         for c in revealed:

@@ -27,7 +27,7 @@ from rules_engine.errors import (
 )
 from rules_engine.game.combo import ComboSteps
 from rules_engine.journal import Blocked, Hit, JokerUsed, Thrown
-from rules_engine.modifiers import BLOCK_DAMAGE, BLOCK_DRAW, COMBAT_DAMAGE, MOVE, MOVE_ALLOWED
+from rules_engine.modifiers import BLOCK_DRAW, COMBAT_DAMAGE, MOVE, MOVE_ALLOWED
 from rules_engine.ruleset import (
     BlockReturn,
     IllegalAce,
@@ -511,7 +511,4 @@ class CombatSteps(ComboSteps):
                                            loser.combat_move.damage)
                 self._damage(winner, back, loser, "combat")
         elif winner.kind == cb.BLOCK and loser.kind == cb.ATTACK:
-            assert loser.combat_move is not None and loser.combat_card is not None
-            dmg = self.modifiers.fold(BLOCK_DAMAGE, winner, loser.combat_move,
-                                      loser.combat_move.block_damage_for(loser.combat_card))
-            self._damage(winner, dmg, loser, "block")  # AR-BLK-3
+            self._damage(winner, self.block_damage(winner, loser), loser, "block")  # AR-BLK-3

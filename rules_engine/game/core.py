@@ -17,6 +17,7 @@ from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from rules_engine import combat as cb
+from rules_engine import counters
 from rules_engine.actions import (
     Action,
     Combo,
@@ -48,6 +49,7 @@ from rules_engine.journal import (
 )
 from rules_engine.modes import Bout, ModeRules
 from rules_engine.modifiers import (
+    BLOCK_DAMAGE,
     COMBO_MOVE,
     MOVE,
     MOVE_ALLOWED,
@@ -110,6 +112,14 @@ _PICK_STEPS = ("TT-2", "TT-4")
 def _text_names(ps: PlayerState) -> list[str]:
     """The names of a character's innates and card abilities (a modifier's ``source``)."""
     return [i.name for i in ps.character.innates] + [a.name for a in ps.character.abilities]
+
+
+def _refuse(refused: RuleViolation | None, action: Action, check: Callable[[], None]) -> None:
+    """A counter played against an ability the counter policy does not let it counter (CTR-8):
+    the policy's reason; otherwise the seat's own counter ``check``."""
+    if refused is not None and isinstance(action, UseAbility):
+        raise refused
+    check()
 
 
 def _code(c: Card) -> str:
@@ -836,7 +846,7 @@ class GameCore:
         else:
             if self.diagnosing is not None:
                 self.skipped(step, tuple(ps.player for ps in self.seated), (UseAbility,),
-                             lambda p, a: self._check_window(p, a, window))
+                             lambda p, a: self._probe_window(p, a, window))
             return  # nobody can act: the window closes without a decision
         first = current = self.initiative
         passes = 0
@@ -845,7 +855,7 @@ class GameCore:
             if not rules[current].can_act(self, ps, window):
                 if self.diagnosing is not None:
                     self.skipped(step, (current,), (UseAbility,),
-                                 lambda p, a: self._check_window(p, a, window))
+                                 lambda p, a: self._probe_window(p, a, window))
                 passes += 1
                 current = self.table.next_in_priority(current, first)
                 continue
@@ -861,6 +871,25 @@ class GameCore:
                 yield from rules[player].play(self, self.players[player], window, action)
                 if self.timeout_triggered and window in ("draw_phase", "end_of_turn"):
                     self._score_by_life(Termination.TIMEOUT)  # END-6: after the effect
+
+    def rule_broken(self, player: PlayerId, action: Action) -> RuleViolation | None:
+        """A diagnosis's last question about an event no decision took: the first seat's card
+        text (initiative order), then the mode, that says ``player``'s ``action`` breaks one of
+        its rules here (``CharacterRules.rule_broken``, ``ModeRules.rule_broken``)."""
+        for ps in self.order():
+            why = self.rules[ps.player].rule_broken(self, ps, player, action)
+            if why is not None:
+                return why
+        return self.mode.rule_broken(self, player, action)
+
+    def _probe_window(self, player: PlayerId, action: Action, window: str) -> None:
+        """A diagnosis offers an event to a window no one could act in: a counter (a Reaction)
+        was never meant for a window, but for an ability being played (CTR-2): its refusal is
+        the counter decision's, not this window's."""
+        if isinstance(action, UseAbility) \
+                and action.ability == counters.counter_of(self.players[player].character):
+            return
+        self._check_window(player, action, window)
 
     def _check_window(self, player: PlayerId, action: Action, window: str) -> None:
         if isinstance(action, Pass):
@@ -923,11 +952,13 @@ class GameCore:
         theirs = self.table.opponents(owner.player)
         for opp in (ps for ps in self.order() if ps.player in theirs):
             rules = self.rules[opp.player]
-            if not rules.can_counter(self, opp, ability):
+            # CTR-8: the one counter policy (no Aces; innates by opt.innateCounters)
+            refused = counters.refusal(self.ruleset, owner.character, ability, opp.character)
+            if refused is not None or not rules.can_counter(self, opp, ability):
                 if self.diagnosing is not None:
                     self.skipped(self.step, (opp.player,), (UseAbility,),
-                                 lambda p, a, r=rules, o=opp: r.check_counter(  # type: ignore[misc]
-                                     self, o, ability, a))
+                                 lambda p, a, r=rules, o=opp, no=refused: _refuse(  # type: ignore[misc]
+                                     no, a, lambda: r.check_counter(self, o, ability, a)))
                 continue
             _, action = yield from self._ask(
                 self.step, (opp.player,), "CTR-2",
@@ -1041,6 +1072,14 @@ class GameCore:
         if self.combat.winner is not ps.player or ps.kind != cb.DODGE:
             raise EngineInvariantError(f"{ps.player.name} did not win this combat with a dodge")
         self.combat.run.full_combo = True
+
+    def block_damage(self, blocker: PlayerState, attacker: PlayerState) -> int:
+        """AR-BLK-3: the block damage ``blocker``'s block takes from ``attacker``'s combat
+        attack, after card text (Gloria's Remedy, Stone Wall: none)."""
+        m, c = attacker.combat_move, attacker.combat_card
+        if attacker.kind != cb.ATTACK or m is None or c is None:
+            return 0
+        return self.modifiers.fold(BLOCK_DAMAGE, blocker, m, m.block_damage_for(c))
 
     def speed(self, ps: PlayerState) -> int | None:
         """AR-SPD-1: ``ps``'s locked-in speed in tenths, after ability modifiers, never below

@@ -167,6 +167,8 @@ class Game(Views):
                 try:
                     yield from self._turn()
                 except BoutOver as bout:
+                    if self.turn >= self.ruleset.maxTurns:  # END-10: a knockout on the last
+                        self._score_by_life(Termination.MAX_TURNS)  # turn ends the match too
                     yield from self.mode.between_bouts(self, bout.defeated_sides)
         except GameOver:
             self.step = "END"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules_engine.actions import Action, Combo, Commit, Draw, NoCard, WinInitiative
@@ -147,3 +149,20 @@ def deal_hand(g: Game, seat: PlayerId, codes: str) -> None:
         c = card(code)
         ps.deck.remove(c)
         ps.hand.append(c)
+
+
+def first_error(g: Game, player: PlayerId, action: Action) -> dict[str, Any]:
+    """The verdict's first error (with its rule's words) for a Versus game's events so far plus
+    ``action`` by ``player``, which must be that error."""
+    from rules_engine.log import LogEvent, MatchLog
+    from rules_engine.replay import replay
+
+    chars = (g.state(P1).character.id, g.state(P2).character.id)
+    log = MatchLog(characters=chars, ruleset=g.ruleset,
+                   events=(*(LogEvent(p, a) for p, a in g.history), LogEvent(player, action)))
+    verdict = replay(log)
+    assert verdict.status == "illegal" and verdict.first_error is not None
+    assert verdict.first_error["index"] == len(g.history)
+    assert verdict.first_error["rule_text"]
+    return verdict.first_error
+

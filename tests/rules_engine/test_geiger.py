@@ -110,6 +110,19 @@ def test_no_time_stop_without_a_time_spiral__FR_GEIGER_1() -> None:
     assert (g.actor, g.legal_actions(P2)[0]) == (P2, Pass())  # Knowing the Opponent
 
 
+def test_no_time_stop_when_the_block_takes_no_block_damage__FR_GEIGER_1() -> None:
+    """geiger.md, Time Stop: "If your opponent *takes* block damage from a Time Spiral". Gwen's
+    Gloria's Remedy takes no block damage (gwen.md), so the Fast Time Spiral stops nothing: no
+    Rewind window for a Time Stop throw, no throw offered, Gwen's block is hers (its innates
+    from blocking are not stopped)."""
+    g = recorded_game(GEIGER, "TD 2D 3D 4D 5D 6D 8D", p1="geiger", p2="gwen")
+    fight(g, commit("JC", "attack"), commit("TD", "block"))
+    assert g.life == (90, 85)  # no block damage taken
+    assert (g.step, g.actor) != ("C9", P2)
+    assert not any(isinstance(a, Combo) for a in g.legal_actions(g.actor))  # type: ignore
+    assert [b.innates for b in g.journal.of(Blocked)] == [True]
+
+
 # --- Temporal Distortion ------------------------------------------------------------------
 
 

@@ -307,14 +307,15 @@ def test_overdose_is_played_at_end_of_combat_with_an_ace__WIN_ENDCOMBAT_AB_2() -
     assert err.value.rule_id == "AB-2"
 
 
-def test_countered_overdose_leaves_the_limit_unused__CTR_3() -> None:
+def test_overdose_an_ace_is_not_countered_and_uses_the_limit__CTR_8() -> None:
+    """CTR-8: Overdose is printed on her Aces: Grave's Mental Toughness is not offered, it
+    resolves, and a second Overdose that turn is refused ("Play only one Overdose per turn")."""
     g = _moonlight(grave="2D 3D 4D 5D TD KD 9D")
     g.state(P1).hand.append(card("AD"))
     g.state(P1).deck.remove(card("AD"))
     g.apply(P1, UseAbility(OVERDOSE, card("AC")))
-    g.apply(P2, UseAbility("Mental Toughness", card("TD"), (card("KD"),)))
-    assert g.life == (70, 81)
-    assert UseAbility(OVERDOSE, card("AD")) in g.legal_actions(P1)
+    assert g.life == (60, 71)
+    assert UseAbility(OVERDOSE, card("AD")) not in g.legal_actions(P1)
 
 
 # --- bots ---------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from rules_engine.cards import card
 from rules_engine.characters import abilities_implemented
 from rules_engine.errors import IllegalActionError
 
-from .helpers import P1, P2, commit, draw, fight, recorded_game
+from .helpers import P1, P2, commit, draw, fight, finish_turn, recorded_game
 
 GRAVE = "2C 3C 4C 5C 6C 7C 8C"
 PLAIN = "2D 3D 4D 5D 6D 8D 9D"  # no 7, no 10: nothing for Grave P2 to play
@@ -139,7 +139,9 @@ def test_innate_next_turn_not_winning_draws_a_card__FR_GRAVE_2() -> None:
     assert g.step == "C7"
 
 
-def test_innate_cannot_be_countered__CTR_4_FR_GRAVE_3_GL_ABILITY() -> None:
+def test_innate_is_not_countered_under_the_2014_text__CTR_8_GL_ABILITY() -> None:
+    """CTR-8: Mental Toughness "can't counter character cards" (the first-edition reading, where
+    Smoke Bomb may counter the reveal, is tested in test_counter_policy)."""
     # given P2 holds Mental Toughness; Grave P1 blocks and reveals: no reaction is offered
     g = recorded_game(GRAVE, "2D 3D 4D 5D 6D TD JD")
     fight(g, commit("5C", "block"), commit("2D", "attack"))
@@ -147,6 +149,18 @@ def test_innate_cannot_be_countered__CTR_4_FR_GRAVE_3_GL_ABILITY() -> None:
     draw(g, P1, "KS")
     g.apply(P1, UseAbility("Knowing the Opponent", card("8C")))
     assert g.turn == 2 and g.step == "T2"
+
+
+def test_no_lightning_trap_when_the_block_takes_no_block_damage() -> None:
+    """grave.md, Lightning Trap: "When you *deal* block damage with this card". Gwen's Gloria's
+    Remedy takes no block damage (gwen.md), so Lightning Cloud deals none: the Jack is not
+    returned, it is discarded at the end of combat like any blocked attack."""
+    g = recorded_game("JC 3C 4C 5C 6C 7C 8C", "TD 2D 3D 4D 5D 6D 8D", p2="gwen")
+    fight(g, commit("JC", "attack"), commit("TD", "block"))
+    assert g.life == (90, 85)  # no block damage taken
+    finish_turn(g, 1)
+    grave = g.state(P1)
+    assert card("JC") not in grave.hand and card("JC") in grave.discard
 
 
 def test_lightning_trap_returns_the_jack_and_stops_the_block_draw() -> None:

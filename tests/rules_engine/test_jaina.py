@@ -255,8 +255,8 @@ def test_unstable_power_played_as_an_ability_is_not_a_combo_card__FR_JAINA_3() -
     assert err.value.rule_id == "AB-1" and "not one of her combo cards" in err.value.reason
 
 
-def test_burning_vigor_is_an_innate_and_cannot_be_countered__CTR_4_AB_1() -> None:
-    """CTR-6: only Setsuki can counter Burning Vigor. Grave holds Mental Toughness (10 + face
+def test_burning_vigor_is_an_innate_and_cannot_be_countered__CTR_8_AB_1() -> None:
+    """CTR-8: Mental Toughness can't counter character cards. Grave holds it (10 + face
     card), yet no reaction window follows Jaina's announced returns."""
     g = recorded_game("2C 3C 4C 5C 6C 8C KC", "2D 3D 4D 5D TD QD 9D", p1="jaina", p2="grave")
     fight(g, commit("5C", "attack"), commit("5D", "block"))

@@ -174,3 +174,29 @@ def test_greedy_attaches_every_ace_and_uses_authority_only_to_win() -> None:
 def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 13: Onimaru against each of the 20 (both seats, random and greedy bots)."""
     helpers.assert_self_play_replays_legal("onimaru", opponent, first_seed=13)
+
+
+def test_no_clockwork_formation_when_the_soldiers_deal_no_damage() -> None:
+    """onimaru.md, Clockwork Formation: "If you won combat and Clockwork Soldiers *deals
+    damage*". Argagarg's Bubble Shield takes the hit's damage away (argagarg.md: "take no
+    damage, end combat"): Onimaru won, the Soldiers hit, no damage was dealt, so nothing is
+    attached and no Formation decision is asked."""
+    g = recorded_game("AC 2C 3C 4C 5C 6C 8C", "5D AD AH JD 2D 3D 4D", p1="argagarg",
+                      p2="onimaru")
+    fight(g, commit("AC", "block"), commit("5D", "attack"))
+    draw(g, P1, "KC")  # the Shield's draw (C6)
+    draw(g, P2, "KS")  # C7: Onimaru's blocked normal attack draws
+    draw(g, P1, "QC")  # C8b: the block draw
+    finish_turn(g, 1)
+    for _ in range(2):  # T2, in initiative order
+        draw(g, g.actor, "TC" if g.actor is P1 else "TS")  # type: ignore[arg-type]
+    while g.step != "C1":
+        g.apply(g.actor, Pass())  # type: ignore[arg-type]
+    life = g.life[0]
+    fight(g, commit(None), commit("AD", "attack", "Clockwork Soldiers"))
+    assert g.life[0] == life  # the Shield: no damage
+    assert not any(isinstance(a, UseAbility) and a.ability == FORMATION
+                   for a in g.legal_actions(g.actor))  # type: ignore[arg-type]
+    finish_turn(g, 2)
+    assert g.state(P2).attached == [] and card("AD") in g.state(P2).discard
+

@@ -275,7 +275,9 @@ def test_bare_your_soul_illegal_uses__AB_2_WIN_DRAW_GEN_6() -> None:
     g = _bare("TC 9C 2C 3C 4C 5C 6C")
     assert illegal_rule(g, P1, UseAbility(BARE_YOUR_SOUL, card("9C"))) == "AB-2"
     assert illegal_rule(g, P1, UseAbility(BARE_YOUR_SOUL, card("TD"))) == "AB-2"
-    assert illegal_rule(g, P1, UseAbility(DO_AS_TOLD, card("9C"))) == "AB-2"
+    # Do As Told is a Reaction: in a window, with no ability being played, it has nothing to
+    # counter (the refusal says so, CTR-2, instead of listing her window abilities)
+    assert illegal_rule(g, P1, UseAbility(DO_AS_TOLD, card("9C"))) == "CTR-2"
     with pytest.raises(RuleViolation) as err:
         g.rules[P1].check(g, g.state(P1), "combat_reveal", UseAbility(BARE_YOUR_SOUL, card("TC")))
     assert err.value.rule_id == "WIN-DRAW"

@@ -132,15 +132,16 @@ def test_no_rock_armor_when_the_combo_knocks_him_down() -> None:
     assert [(e.seat, e.by) for e in g.journal.of(Knockdown)] == [(P1, P2)]
 
 
-def test_countered_rock_armor_returns_its_cards__CTR_3() -> None:
-    """RULES.md §10 (CTR-3, FAQ Rook Q5): countering Rock Armor returns its two cards."""
+def test_mental_toughness_cannot_counter_rock_armor__CTR_8() -> None:
+    """CTR-8: Rock Armor is an innate, and Mental Toughness "can't counter character cards"
+    under either reading (Smoke Bomb under the first-edition reading: test_counter_policy): no
+    counter decision, his two cards stay paid and his attack hits."""
     g = _outsped(grave="2D 3D 4D 5D 6D TD QD")
     g.apply(P1, UseAbility(ARMOR, cards=(card("6C"), card("7C"))))
-    g.apply(P2, UseAbility("Mental Toughness", card("TD"), (card("QD"),)))
+    assert not any(isinstance(a, UseAbility) and a.ability == "Mental Toughness"
+                   for a in g.legal_actions(P2))
     rook = g.state(P1)
-    assert {card("6C"), card("7C")} <= set(rook.hand)
-    assert g.life == (95, 90)
-    assert [e.record.player for e in g.journal.of(ComboEnded)] == [P2]
+    assert {card("6C"), card("7C")} <= set(rook.discard)
 
 
 # --- Defense Mastery (innate) -------------------------------------------------------------------

@@ -227,6 +227,7 @@ def _variants() -> list[object]:
                   protectiveWard=r.ProtectiveWard.DRAW_PHASE,
                   argagargLife=r.ArgagargLife.LIFE_90,
                   burstOfSpeed=r.BurstOfSpeed.FLOOR_0_0,
+                  innateCounters=r.InnateCounters.FIRST_EDITION_FAQ,
                   entanglingVines=r.EntanglingVines.FASTER_5,
                   zaneThrowSpeed=r.ZaneThrowSpeed.X_4,
                   rollingPandaBlock=r.RollingPandaBlock.FIRST_EDITION_2),

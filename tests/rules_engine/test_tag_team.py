@@ -546,6 +546,46 @@ def test_a_hard_tag_brings_the_bench_in_playing_no_card__TAG_PU_2__TAG_PU_4__PU_
     assert g.state(partner).revealed_card is None  # no-card
 
 
+def test_the_incoming_character_is_not_offered_a_second_hard_tag__TAG_PU_2() -> None:
+    """TAG-PU-2: a team declares one hard tag in a Power Up ("a team may instead simply declare
+    a tag"): the character that just came in is not asked again in the same Power Up (a
+    second tag would send it straight back)."""
+    g = hard_tag_offered()
+    (player,) = g.acting_players
+    partner = g.table.partner(player)
+    assert partner is not None
+    turn = g.turn
+    g.apply(player, Tag())
+    while g.turn == turn and g.step == "P2" and not g.is_over:
+        assert partner not in g.acting_players  # never a second decision for the same team
+        (other,) = g.acting_players
+        g.apply(other, Pass())
+    assert partner in g.table.actives
+
+
+def test_after_an_ace_tag_the_incoming_character_does_not_tag_again__TAG_PU_1() -> None:
+    """TAG-PU-1: the Ace tag is the team's tag of this Power Up: the partner it brought in
+    powers up (TAG-PU-4) but is offered no second tag, Ace or hard, in the same Power Up (in
+    random self-play it would tag straight back)."""
+    checked = 0
+    for seed in range(12):
+        g = tag_match(seed)
+        bots = (make_bot("random", seed), make_bot("random", seed + 1))
+        tagged: dict[int, int] = {}  # side -> the turn of its Ace tag
+        while not g.is_over:
+            player = g.acting_players[0]
+            side = g.table.side_of(player)
+            legal = g.legal_actions(player)
+            if tagged.get(side) == g.turn and g.step.startswith("P"):
+                assert not any(isinstance(a, Tag) for a in legal)
+                checked += 1
+            action = bots[side].choose(g, player, legal)
+            if isinstance(action, Tag) and action.tag == "ace":
+                tagged[side] = g.turn
+            g.apply(player, action)
+    assert checked > 0
+
+
 def test_a_dodge_against_the_hard_tag_makes_a_full_combo__TAG_PU_2() -> None:
     """TAG-PU-2: the opponent of a character that came in by a hard tag may make a full
     combo: a dodge against its no-card hits back with a full combo, not one Ender."""

@@ -353,3 +353,18 @@ def test_the_version_2_schema_is_built_from_version_1_and_accepts_team_logs() ->
     doc = log.to_json()
     doc["events"][0]["incoming"] = "chess"
     assert list(validator.iter_errors(doc))
+
+
+def test_a_knockout_on_the_last_allowed_turn_ends_the_match__END_10() -> None:
+    """END-10 (opt.maxTurns): the cap holds when the last allowed turn ends in a knockout that
+    would start a new bout (TT-4): no turn past maxTurns is played; the match is scored as a
+    time-out (OQ-18: remaining characters count at full life)."""
+    game, _ = play_match(Mode.TRIPLE_THREAT, A, B, 5, bot="greedy")
+    first_ko = game.bouts[0].last_turn
+    assert first_ko is not None and len(game.bouts) > 1  # a bout ended by a knockout
+    capped, _ = play_match(Mode.TRIPLE_THREAT, A, B, 5, bot="greedy",
+                           ruleset=Ruleset(maxTurns=first_ko))
+    assert capped.outcome is not None
+    assert capped.outcome.termination is Termination.MAX_TURNS
+    assert capped.turn == first_ko
+

@@ -230,3 +230,30 @@ def test_a_draw_after_acrobatics_is_explained__vendetta_md_acrobatics() -> None:
     error = verdict.first_error
     assert error["index"] == len(g.history)
     assert error["rule_id"] == "AB-2" and "Acrobatics" in str(error["reason"])
+
+
+def test_acrobatics_is_not_played_from_the_bench__TG_8() -> None:
+    """vendetta.md, Acrobatics: "You can't play this from the bench or while assisting" (the
+    exception to TG-8 c). Tag Team, Vendetta benched with an 8 and a dodge: at Combat Reveal
+    (C4) he is asked nothing, and the card's refusal names the bench."""
+    from rules_engine.errors import RuleViolation
+    from rules_engine.ruleset import OnOff, Ruleset
+    from rules_engine.team import Mode, Team
+    from rules_engine.types import PlayerId
+
+    bench = PlayerId.P3
+    g = Game.for_teams(Mode.TAG_TEAM, (Team.of(("grave", "vendetta")), Team.of(("grave",
+                                                                                 "rook"))),
+                       seed=3, ruleset=Ruleset(assists=OnOff.OFF))
+    assert g.state(bench).character.id == "vendetta" and not g.in_combat(g.state(bench))
+    helpers.deal_hand(g, bench, "8S 2S 3S")
+    helpers.deal_hand(g, P1, "5D 6D")
+    helpers.deal_hand(g, P2, "5H 6H")
+    fight(g, commit("5D", "attack"), commit("6H", "attack"))
+    assert g.step != "C4"  # nobody could act at Combat Reveal: the window closed
+    acrobatics = UseAbility(ACROBATICS, card("8S"), (card("2S"),))
+    assert acrobatics not in g.legal_actions(bench)
+    with pytest.raises(RuleViolation) as err:
+        g.rules[bench].check(g, g.state(bench), "combat_reveal", acrobatics)
+    assert err.value.rule_id == "TG-8" and "bench" in err.value.reason
+
