@@ -88,7 +88,7 @@ began it; each move's ``seat`` says who played it.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,8 +105,6 @@ from rules_engine.actions import (
     UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType, character
-from rules_engine.diagnosis import explain
-from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
 from rules_engine.game import Decision, Game, PlayerState
 from rules_engine.journal import DAMAGE_KINDS, DamageDealt, Knockdown, Totals
 from rules_engine.log import LogEvent, MatchLog, parse_log
@@ -855,6 +853,53 @@ class _Recorder:
         return turns
 
 
+# Told of the game before the first event (None) and after each event applied (the event).
+Watcher = Callable[[Game, LogEvent | None], None]
+
+
+def replay_observed(log: MatchLog, watch: Watcher | None = None) -> tuple[
+        Verdict, Game, list[TurnSummary]]:
+    """The one replay of ``log`` that the verdict, the timeline and the board come from
+    (:func:`rules_engine.judge.judge`): the verdict (exactly ``replay``'s), the game as the
+    replay left it (just before the first illegal event, if any), and the turns up to there.
+    ``watch`` sees the game before the first event and after each one applied."""
+    recorders: list[_Recorder] = []
+
+    def observed(parsed: MatchLog) -> Game:
+        recorders.append(_Recorder(_ObservedGame(parsed)))
+        if watch is not None:
+            watch(recorders[0].game, None)
+        return recorders[0].game
+
+    def observe(game: Game, i: int, event: LogEvent, turn: int) -> None:
+        recorders[0].applied_event(game, i, event, turn)
+        if watch is not None:
+            watch(game, event)
+
+    verdict = replay(log, game_for=observed, observe=observe, in_place=True)
+    recorder = recorders[0]
+    error = verdict.first_error
+    stopped: dict[str, Any] | None = None
+    if verdict.status == "engine_error" and error is not None:
+        pos = recorder.game.position()
+        event = log.events[recorder.applied] if recorder.applied < len(log.events) else None
+        stopped = {"index": recorder.applied, "turn": pos.turn, "step": pos.step,
+                   "player": None if event is None else event.player.name,
+                   "action": None if event is None else str(event.action),
+                   "rule_id": None, "reason": f"engine error: {error['reason']}"}
+    elif error is not None and error.get("rule_id") != "END-1" and "index" in error:
+        # the verdict's account of the event (rules_engine.diagnosis), where the turns stop
+        stopped = {k: v for k, v in error.items()
+                   if k not in ("json_path", "bout", "character")}
+    try:
+        turns = recorder.turns(log, stopped)
+    except Exception:
+        if verdict.status != "engine_error":
+            raise
+        turns = []  # the engine broke: the game may not be summarised (the verdict says so)
+    return verdict, recorder.game, turns
+
+
 def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
     """Replay ``log`` and summarise each turn (see the module docstring for the shape).
 
@@ -863,61 +908,4 @@ def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
     """
     if not isinstance(log, MatchLog):
         log = parse_log(log)  # raises LogSyntaxError
-    game = _ObservedGame(log)
-    recorder = _Recorder(game)
-    stopped: dict[str, Any] | None = None
-    for i, event in enumerate(log.events):
-        if game.is_over:
-            pos = game.position()
-            stopped = explain(log, {"index": i, "turn": pos.turn, "step": pos.step,
-                                    "player": event.player.name, "action": str(event.action),
-                                    "rule_id": "END-2",
-                                    "reason": "the game is already over; no event may follow"})
-            break
-        turn = game.turn
-        try:
-            game.apply(event.player, event.action)
-        except IllegalActionError as exc:
-            # the same account of the event as the verdict's (rules_engine.diagnosis)
-            stopped = {k: v for k, v in explain(log, exc.data).items() if k != "json_path"}
-            break
-        except EngineInvariantError as broken:  # its own name: mypyc types a name once
-            pos = game.position()
-            stopped = {"index": i, "turn": pos.turn, "step": pos.step,
-                       "player": event.player.name, "action": str(event.action),
-                       "rule_id": None, "reason": f"engine error: {broken}"}
-            break
-        recorder.applied_event(game, i, event, turn)
-    return recorder.turns(log, stopped)
-
-
-def replay_with_timeline(log: MatchLog | str | bytes | dict[str, Any]) -> tuple[
-        Verdict, list[TurnSummary] | None]:
-    """``replay(log)`` and ``timeline(log)`` from one replay, when one replay gives both: every
-    event applied (a legal game, a result mismatch, a log that stops before the end). The
-    timeline is None otherwise (an illegal event, an event after the end, an engine error:
-    call ``timeline`` for it), and for input ``timeline`` refuses (unreadable).
-
-    The verdict is exactly ``replay``'s: the game is the timeline's observing subclass, which
-    only takes snapshots at the windows.
-    """
-    if not isinstance(log, MatchLog):
-        try:
-            log = parse_log(log)
-        except LogSyntaxError:
-            return replay(log), None
-    recorders: list[_Recorder] = []
-
-    def observed(parsed: MatchLog) -> Game:
-        recorders.append(_Recorder(_ObservedGame(parsed)))
-        return recorders[0].game
-
-    verdict = replay(log, game_for=observed,
-                     observe=lambda game, i, event, turn: recorders[0].applied_event(
-                         game, i, event, turn))
-    complete = (verdict.status != "engine_error" and len(recorders) == 1
-                and recorders[0].applied == len(log.events))
-    if not complete:
-        # an engine error may have come from the observing (never seen): the plain replay's
-        return (replay(log) if verdict.status == "engine_error" else verdict), None
-    return verdict, recorders[0].turns(log, None)
+    return replay_observed(log)[2]
