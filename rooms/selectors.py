@@ -185,7 +185,8 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     if room.status == Room.Status.FINISHED:
         # The game is over: the seed is no longer a secret, and the log can be replayed.
         state["outcome"] = room.outcome
-        state["seed"] = room.seed
+        # a string: a 64-bit seed does not survive a JavaScript number (2**53)
+        state["seed"] = None if room.seed is None else str(room.seed)
         state["replay_url"] = reverse("rooms:room-replay", args=[room.pk])
         if room.match_id:
             state["match_url"] = reverse("matches:match-detail", args=[room.match_id])
