@@ -114,7 +114,8 @@ def diagnose(log: MatchLog, index: int, at: At | None = None) -> dict[str, Any] 
             game.apply(last.player, last.action)
         except (IllegalActionError, EngineInvariantError):
             return None  # not the log the verifier replayed: leave its verdict as it is
-        found, game.diagnosing = game.diagnosing, None
+        found: Probe | None = game.diagnosing
+        game.diagnosing = None
     else:
         game, found = at
     probe = found if found is not None else Probe(event.player, event.action)
