@@ -47,6 +47,10 @@ from rules_engine.types import PlayerId
 # function call.
 _AFTER_REVEAL, _LOCK_IN = VoidTiming.AFTER_REVEAL, VoidTiming.LOCK_IN
 
+# what a combat without a combo settles by itself (C9, C10): only an event of these kinds is
+# offered to those checks when diagnosing (the probe's kind first: it is cheap)
+_NO_COMBO_KINDS = frozenset({Combo, Pump, FaceDown})
+
 _COMMIT_ENDS: dict[Character, dict[Card, tuple[tuple[Move, Commit], ...]]] = {}
 
 
@@ -229,9 +233,10 @@ class CombatSteps(ComboSteps):
             if opener is not None:
                 opened = yield from self._rewind_and_combo(loser, winner, opener)
                 yield from rules.after_card_combo(self, loser, winner, opened)
-            elif self.diagnosing is not None:
+            elif self.diagnosing is not None \
+                    and type(self.diagnosing.action) in _NO_COMBO_KINDS:
                 self._skipped_no_combo(winner, loser, result)
-        elif self.diagnosing is not None:
+        elif self.diagnosing is not None and type(self.diagnosing.action) in _NO_COMBO_KINDS:
             self._skipped_no_combo(winner, loser, result)
         yield from self._end_of_combat(winner, loser, result)
 

@@ -829,7 +829,8 @@ class GameCore:
             if rules[ps.player].can_act(self, ps, window):
                 break
         else:
-            if self.diagnosing is not None:
+            # (the probe's kind first: a diagnosing replay offers every event to this check)
+            if self.diagnosing is not None and type(self.diagnosing.action) is UseAbility:
                 self.skipped(step, tuple(ps.player for ps in self.seated), (UseAbility,),
                              lambda p, a: self._check_window(p, a, window))
             return  # nobody can act: the window closes without a decision
@@ -838,7 +839,7 @@ class GameCore:
         while passes < len(self.seated):
             ps = self.players[current]
             if not rules[current].can_act(self, ps, window):
-                if self.diagnosing is not None:
+                if self.diagnosing is not None and type(self.diagnosing.action) is UseAbility:
                     self.skipped(step, (current,), (UseAbility,),
                                  lambda p, a: self._check_window(p, a, window))
                 passes += 1
