@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules_engine import __version__
-from rules_engine.actions import Pick
+from rules_engine.actions import Pass, Pick
 from rules_engine.cards import character
 from rules_engine.characters import abilities_implemented
 from rules_engine.diagnosis import explain
@@ -222,13 +222,24 @@ def replay(log: MatchLog | str | bytes | dict[str, Any], *,
     game: Game | None = None
     probe: Probe | None = None  # in place: the probe of event i (filled while i - 1 applied)
     events = log.events
+    last = len(events) - 1
+    # in place: two probes, reused in turn (event i's, filled while i - 1 was applied, and
+    # event i + 1's, offered while i is applied): not one made per event
+    probes = (Probe(PlayerId.P1, Pass()), Probe(PlayerId.P1, Pass())) if in_place else ()
     try:
         game = game_for(log)
         for i, event in enumerate(events):
             if in_place:
                 probe = game.diagnosing
-                game.diagnosing = Probe(events[i + 1].player, events[i + 1].action) \
-                    if i + 1 < len(events) else None
+                if i < last:
+                    offered = probes[i & 1]
+                    following = events[i + 1]
+                    offered.player, offered.action = following.player, following.action
+                    if offered.found:
+                        offered.found = []
+                    game.diagnosing = offered
+                else:
+                    game.diagnosing = None
             if game.outcome is not None:  # game.is_over, read without the property's call
                 pos = game.position()
                 over = {"index": i, "turn": pos.turn, "step": pos.step,
