@@ -21,10 +21,10 @@ from jsonschema.exceptions import best_match
 import rules_engine
 from rules_engine.diagnosis import board_before
 from rules_engine.errors import LogSyntaxError
+from rules_engine.judge import judge
 from rules_engine.log import MatchLog, parse_log
 from rules_engine.replay import replay
 from rules_engine.rules_text import rule_text
-from rules_engine.timeline import replay_with_timeline, timeline
 
 # The engine's release (what its verdicts say) and the version a worker reports for each log it
 # judges: the release plus which build judged it, "0.3.0" interpreted, "0.3.0+mypyc.1a2b3c4d"
@@ -254,18 +254,15 @@ class Judgement:
 
 def log_judge(text: str) -> Judgement:
     """``log_verdict`` and ``log_analysis`` in one go, the same answers: the log is decoded
-    once, and one replay gives the verdict and the timeline when every event was applied (a
-    legal game, a result mismatch, a log that stops early); an illegal log is replayed again
-    for its timeline and its board, as before. Exceptions are the engine's (``log_verdict``'s).
-    """
+    once and replayed once (:func:`rules_engine.judge.judge`: an illegal event is diagnosed and
+    its board shown from that same replay). A log the schema refuses keeps its ``unreadable``
+    verdict, with the timeline the lenient parser still gives. Exceptions are the engine's."""
     document, refused = _schema_checked(text)
+    judged = judge(document)
     if refused is not None:
-        return Judgement(refused, *log_analysis(text, refused))
-    verdict, turns = replay_with_timeline(document)
-    data = verdict.to_dict()
-    if turns is None:
-        return Judgement(data, *log_analysis(text, data))
-    return Judgement(data, [turn.to_dict() for turn in turns], _board_for(text, data))
+        return Judgement(refused, [turn.to_dict() for turn in judged.turns], None)
+    return Judgement(judged.verdict.to_dict(), [turn.to_dict() for turn in judged.turns],
+                     judged.board)
 
 
 def logs_first_divergence(text_a: str, text_b: str) -> tuple[int | None, dict[str, Any]]:
@@ -303,28 +300,22 @@ def log_timeline(text: str) -> list[dict[str, Any]]:
     Display only: a page must render even for a log that made the engine fail (its verdict,
     stored as an engine error, already says so).
     """
-    try:
-        return [turn.to_dict() for turn in timeline(text)]
-    except LogSyntaxError:
-        return []
-    except Exception:  # an engine bug: shown through the verdict, logged here
-        logger.exception("timeline failed on a log")
-        return []
+    return log_analysis(text, {})[0]
 
 
 def log_analysis(text: str, verdict: dict[str, Any]) -> tuple[list[dict[str, Any]],
                                                                dict[str, Any] | None]:
     """What the match page shows beside a verdict, computed once in the worker and stored: the
-    timeline, and for an illegal (or not verifiable yet) log the board before its first error."""
-    return log_timeline(text), _board_for(text, verdict)
-
-
-def _board_for(text: str, verdict: dict[str, Any]) -> dict[str, Any] | None:
-    error = verdict.get("first_error")
-    if verdict.get("status") in ("illegal", "unverifiable") and isinstance(error, dict) \
-            and isinstance(error.get("index"), int):
-        return log_board_before(text, error["index"])
-    return None
+    timeline, and for an illegal (or not verifiable yet) log the board before its first error
+    (both from one replay, :func:`rules_engine.judge.judge`). ``verdict``, the stored one,
+    decides whether a board is shown (an engine error stored by the worker shows none)."""
+    try:
+        judged = judge(text)
+    except Exception:  # an engine bug: shown through the verdict, logged here
+        logger.exception("analysis failed on a log")
+        return [], None
+    board = judged.board if verdict.get("status") in ("illegal", "unverifiable") else None
+    return [turn.to_dict() for turn in judged.turns], board
 
 
 def log_board_before(text: str, index: int) -> dict[str, Any] | None:

@@ -2,16 +2,17 @@
 
 A replay is for after the game: everything is shown, the seed and both hands. Each frame is the
 position after one event: the event, and both seats' views merged (each seat's own view carries
-its hand).
+its hand). The frames, the outcome and where an illegal log stops come from the engine's one
+replay of the log (:func:`rules_engine.judge.judge`), never from a replay of the viewer's own.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules_engine.errors import RulesError
 from rules_engine.game import Game
-from rules_engine.log import parse_log
+from rules_engine.judge import judge
+from rules_engine.log import LogEvent, parse_log
 from rules_engine.types import PlayerId
 
 
@@ -32,27 +33,30 @@ def _frame(game: Game, event: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def replay_frames(text: str) -> dict[str, Any]:
-    """All frames of a log; ``problem`` says where replaying stopped if the log is illegal."""
+    """All frames of a log; ``problem`` says where replaying stopped if the log is illegal.
+    ``seed`` is a string: a 64-bit seed does not survive a JavaScript number."""
     log = parse_log(text)
-    game = Game.for_log(log)  # the front door (Game.new), any mode
-    frames = [_frame(game, None)]
+    frames: list[dict[str, Any]] = []
+
+    def watch(game: Game, event: LogEvent | None) -> None:
+        index = len(frames) - 1  # the event just applied (none before the first frame)
+        frames.append(_frame(game, None if event is None else {
+            "index": index, **event.to_json(), "text": str(event.action)}))
+
+    verdict = judge(log, watch=watch).verdict
     problem = None
-    for i, event in enumerate(log.events):
-        try:
-            game.apply(event.player, event.action)
-        except RulesError as exc:
-            problem = f"event {i} could not be replayed: {exc}"
-            break
-        frames.append(_frame(game, {"index": i, **event.to_json(), "text": str(event.action)}))
-    outcome = None
-    if game.outcome is not None:
-        outcome = {"winner": game.outcome.winner.name if game.outcome.winner else None,
-                   "how": game.outcome.termination.value}
+    error = verdict.first_error
+    if verdict.status in ("illegal", "unverifiable", "engine_error") and error is not None:
+        where = f"event {error['index']}: " if error.get("index") is not None else ""
+        rule = f" [{error['rule_id']}]" if error.get("rule_id") else ""
+        problem = f"The replay stops at {where}{error['reason']}{rule}"
+    final = verdict.final
+    outcome = None if final is None else {"winner": final["winner"], "how": final["how"]}
     return {
         "mode": log.mode.value,
         "characters": list(log.characters),
         "names": list(log.names),
-        "seed": log.seed,
+        "seed": None if log.seed is None else str(log.seed),
         "frames": frames,
         "outcome": outcome,
         "problem": problem,

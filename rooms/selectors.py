@@ -195,7 +195,8 @@ def room_state(room: Room, seats: Sequence[RoomSeat], game: Game | None,
     if room.status == Room.Status.FINISHED:
         # The game is over: the seed is no longer a secret, and the log can be replayed.
         state["outcome"] = room.outcome
-        state["seed"] = room.seed
+        # a string: a 64-bit seed does not survive a JavaScript number (2**53)
+        state["seed"] = None if room.seed is None else str(room.seed)
         state["replay_url"] = reverse("rooms:room-replay", args=[room.pk])
         state.update(room_match_link(room))
         if room.result_problem:

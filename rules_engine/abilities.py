@@ -210,10 +210,11 @@ class AbilityContext(Protocol):
         Vines); journalled as a ``Knockdown`` by ``by``."""
         ...
 
-    def void(self, ps: PlayerState) -> None:
+    def void(self, ps: PlayerState, rule: str = "M-VOID", reason: str = "void") -> None:
         """M-VOID: ``ps``'s combat card is discarded at once (no draw, no return, no effects)
         and ``ps`` counts as no-card for the rest of this combat (card text that makes a move
-        fail, e.g. a dodge against an attack that can't be dodged, M-DRAGON)."""
+        fail, e.g. a dodge against an attack that can't be dodged, M-DRAGON); journalled as a
+        ``Voided`` with ``rule`` and ``reason``."""
         ...
 
     def add_modifier(self, modifier: Modifier[Any]) -> None:

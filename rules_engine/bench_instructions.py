@@ -10,8 +10,8 @@ is subtracted:
 
 - *validate*: :func:`rules_engine.replay.replay` of each log of the bench corpus, once (the
   corpus of ``python -m rules_engine bench``: 100 Versus self-play logs);
-- *timeline*: :func:`rules_engine.timeline.replay_with_timeline` of each log and ``to_dict`` of
-  the verdict and every turn (what a verification worker computes per log);
+- *timeline*: :func:`rules_engine.judge.judge` of each log and ``to_dict`` of the verdict and
+  every turn (what a verification worker computes per log: one replay);
 - *selfplay*: the bench's first greedy self-play pass (40 games, seeds 5000 to 5039).
 
 Figures, not tests; valgrind must be installed (it is on every machine of this workplace).
@@ -37,8 +37,8 @@ def run_workload(which: str, corpus_path: str) -> None:
     corpus only, so that importing the engine is not counted in any workload)."""
     from rules_engine.bench import selfplay_pass
     from rules_engine.cards import characters
+    from rules_engine.judge import judge
     from rules_engine.replay import replay
-    from rules_engine.timeline import replay_with_timeline
 
     with open(corpus_path, "rb") as f:
         corpus: list[bytes] = pickle.load(f)  # our own file, written by measure()
@@ -50,9 +50,9 @@ def run_workload(which: str, corpus_path: str) -> None:
             replay(text)
     elif which == "timeline":
         for text in corpus:
-            verdict, turns = replay_with_timeline(json.loads(text))
-            verdict.to_dict()
-            for turn in turns or ():
+            judged = judge(json.loads(text))
+            judged.verdict.to_dict()
+            for turn in judged.turns:
                 turn.to_dict()
     elif which == "selfplay":
         selfplay_pass(5000)

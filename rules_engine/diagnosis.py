@@ -70,10 +70,16 @@ _EXPECTED: tuple[tuple[tuple[type[Action], ...], str], ...] = (
 )
 
 
-def explain(log: MatchLog, error: dict[str, Any]) -> dict[str, Any]:
+# A game just before the illegal event, with the probe of that event (None: none was made),
+# so that a diagnosis needs no replay of its own (``replay(..., in_place=True)``)
+At = tuple[Game, Probe | None]
+
+
+def explain(log: MatchLog, error: dict[str, Any], at: At | None = None) -> dict[str, Any]:
     """The first illegal event of ``log`` (a verdict's ``first_error``), diagnosed: what was
-    tried, which rule forbids it, what the game expected; with the words of its rule."""
-    better = diagnose(log, error["index"]) if error.get("rule_id") != "END-1" else None
+    tried, which rule forbids it, what the game expected; with the words of its rule. ``at``:
+    the game as it stands before that event (else the log is replayed up to it)."""
+    better = diagnose(log, error["index"], at) if error.get("rule_id") != "END-1" else None
     if better is not None:
         error = {**error, "turn": better["turn"], "step": better["step"],
                  "reason": better["reason"], "expected": better["expected"],
@@ -93,23 +99,28 @@ def expected_words(game: Game) -> str:
     return f"{who} to {what} (turn {game.turn}, {game.step})"
 
 
-def diagnose(log: MatchLog, index: int) -> dict[str, Any] | None:
+def diagnose(log: MatchLog, index: int, at: At | None = None) -> dict[str, Any] | None:
     """A better account of illegal event ``index`` than the decision it fell on, or None when
-    that decision's own check already says it (the event was the kind of choice it takes)."""
+    that decision's own check already says it (the event was the kind of choice it takes).
+    ``at``: the game just before the event and its probe (else the log is replayed)."""
     if index < 1 or index >= len(log.events):
         return None  # nothing before it to diagnose from, or no event (END-1)
     event = log.events[index]
-    try:
-        game = Game.for_log(log)
-        for e in log.events[: index - 1]:
-            game.apply(e.player, e.action)
-        game.diagnosing = Probe(event.player, event.action)
-        last = log.events[index - 1]
-        game.apply(last.player, last.action)
-    except (IllegalActionError, EngineInvariantError):
-        return None  # not the log the verifier replayed: leave its verdict as it is
-    probe, game.diagnosing = game.diagnosing, None
-    assert probe is not None
+    if at is None:
+        try:
+            game = Game.for_log(log)
+            for e in log.events[: index - 1]:
+                game.apply(e.player, e.action)
+            game.diagnosing = Probe(event.player, event.action)
+            last = log.events[index - 1]
+            game.apply(last.player, last.action)
+        except (IllegalActionError, EngineInvariantError):
+            return None  # not the log the verifier replayed: leave its verdict as it is
+        found: Probe | None = game.diagnosing
+        game.diagnosing = None
+    else:
+        game, found = at
+    probe = found if found is not None else Probe(event.player, event.action)
     if not game.is_over and event.player in game.acting_players:
         fits = {type(a) for a in game.legal_actions(event.player)}
         if type(event.action) in fits:
@@ -143,6 +154,11 @@ def board_before(log: MatchLog, index: int, *, recent: int = 6) -> dict[str, Any
             game.apply(e.player, e.action)
     except (IllegalActionError, EngineInvariantError):
         return None
+    return board_at(game, log, index, recent=recent)
+
+
+def board_at(game: Game, log: MatchLog, index: int, *, recent: int = 6) -> dict[str, Any]:
+    """:func:`board_before` of ``game``, the game of ``log`` just before event ``index``."""
     viewer = log.events[index].player if index < len(log.events) else None
     start = max(0, index - recent)
     return {

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
+from rules_engine.cards import Card
 from rules_engine.state import ComboRecord
 from rules_engine.types import PlayerId
 
@@ -68,10 +69,13 @@ class Blocked(Event):
 
 @dataclass(slots=True)
 class Knockdown(Event):
-    """KD-1 / KD-6: ``by`` knocked ``seat`` down (it applies next turn)."""
+    """KD-1 / KD-6: ``by`` knocked ``seat`` down (it applies next turn). ``combat``: the
+    combat's knockdown at C13a (the last move of a combo, KD-1, or a tied attack, OQ-10);
+    otherwise card text's (War Stomp, Entangling Vines)."""
 
     seat: PlayerId
     by: PlayerId
+    combat: bool = False
 
 
 @dataclass(slots=True)
@@ -111,10 +115,83 @@ class JokerUsed(Event):
 
 
 @dataclass(slots=True)
+class AcesPaid(Event):
+    """CB-9 / C3: ``seat`` discarded ``cards``, the extra Aces a move's mandatory cost asks
+    for beyond its own card (a super played as the combat card or as a combo move)."""
+
+    seat: PlayerId
+    cards: tuple[Card, ...]
+
+
+@dataclass(slots=True)
 class Bluffed(Event):
     """RW-6: ``seat``'s face-down card was revealed as a bluff (not a Joker)."""
 
     seat: PlayerId
+
+
+@dataclass(slots=True)
+class Voided(Event):
+    """M-VOID: ``seat``'s combat ``card`` (revealed as ``kind``) did not lock in: it was
+    discarded and ``seat`` plays no-card this combat. ``rule`` and ``reason`` say why: KD-4 (a
+    knocked-down player's dodge), KD-5 (a mixed-up block), CF-08 (an Ace cost not paid), or
+    card text (AB-2: the combat was cancelled; M-VOID: a Dragon attack against a dodge)."""
+
+    seat: PlayerId
+    card: Card | None
+    kind: str
+    rule: str
+    reason: str
+
+
+@dataclass(slots=True)
+class KnockdownAvoided(Event):
+    """C13a: ``by`` would have knocked ``seat`` down, and did not: ``rule`` SB-2 (a snapback
+    switched ``seat`` out: its partner ``replaced_by`` came in, not knocked down; ``card`` is
+    the card ``by`` discarded) or KD-7 (both would be knocked down: neither is)."""
+
+    seat: PlayerId
+    by: PlayerId
+    rule: str
+    replaced_by: PlayerId | None = None
+    card: Card | None = None
+
+
+@dataclass(slots=True)
+class CombatResolved(Event):
+    """C6: the combat between the active ``seats`` (side A's first) with their locked-in
+    ``kinds`` (attack, throw, block, dodge, joker, none) and ``speeds`` (tenths, after ability
+    modifiers; None: no speed), decided by the matrix ``cell`` (§4.4, or the cell card text
+    put in its place); ``winner`` (None: nobody) and whether both hit (a speed tie, two Gold
+    Bursts)."""
+
+    seats: tuple[PlayerId, PlayerId]
+    kinds: tuple[str, str]
+    speeds: tuple[int | None, int | None]
+    cell: str
+    winner: PlayerId | None
+    both_hit: bool
+
+
+@dataclass(slots=True)
+class TurnEnded(Event):
+    """The turn is over for the timeline's purposes: after the end-of-turn window (K1: Power
+    Up done), right after combat when card text skipped the rest (Acrobatics), or at a
+    knockout that ended the bout (team modes). Every seat's ``life`` and the ``initiative``
+    then. (A game that ends mid-turn has none for its last turn.)"""
+
+    life: tuple[int, ...]
+    initiative: PlayerId
+
+
+@dataclass(slots=True)
+class Entered(Event):
+    """``character`` (an id) is in ``seat`` from now on: at the start of the game for every
+    seat, and when a team mode sends a character in (TT-2, TT-4). The acting character of any
+    later event of that seat (:func:`acting_characters`)."""
+
+    seat: PlayerId
+    character: str
 
 
 @dataclass(slots=True)
@@ -125,6 +202,40 @@ class ComboEnded(Event):
 
 
 E = TypeVar("E", bound=Event)
+
+
+def actor(e: Event) -> PlayerId | None:
+    """The seat that acted in ``e``: who hit, threw, blocked, knocked down, dealt damage,
+    drew, healed, used a Joker, bluffed, finished a combo, lost a card to a void, snapped back
+    (or would have knocked down), won the combat, or entered. None: a combat nobody won, the
+    end of a turn."""
+    kind = type(e)
+    if kind in (Hit, Thrown, Knockdown, KnockdownAvoided):
+        return e.by  # type: ignore[attr-defined, no-any-return]
+    if kind is Blocked:
+        return e.blocker  # type: ignore[attr-defined, no-any-return]
+    if kind is DamageDealt:
+        return e.source  # type: ignore[attr-defined, no-any-return]
+    if kind is ComboEnded:
+        return e.record.player  # type: ignore[attr-defined, no-any-return]
+    if kind is CombatResolved:
+        return e.winner  # type: ignore[attr-defined, no-any-return]
+    if kind is TurnEnded:
+        return None
+    return e.seat  # type: ignore[attr-defined, no-any-return]
+
+
+def acting_characters(events: Iterable[Event]) -> Iterator[tuple[Event, str | None]]:
+    """Each event with the character that acted in it (the id of the character in its
+    :func:`actor`'s seat then, as the journal's :class:`Entered` events say; None when no seat
+    acted)."""
+    cast: dict[PlayerId, str] = {}
+    for e in events:
+        if type(e) is Entered:
+            assert isinstance(e, Entered)
+            cast[e.seat] = e.character
+        seat = actor(e)
+        yield e, None if seat is None else cast.get(seat)
 
 
 class Journal(list[Event]):

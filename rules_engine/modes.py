@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from rules_engine import combat as cb
 from rules_engine.actions import Action, Commit, Pass, Pick, Snapback, Tag
 from rules_engine.assists import Assists
-from rules_engine.cards import Character, character
+from rules_engine.cards import Card, Character, character
 from rules_engine.errors import RuleViolation
 from rules_engine.table import Table
 from rules_engine.tags import CombatTags
@@ -161,10 +161,10 @@ class ModeRules:
         """C13e and the start of combat: characters defeated earlier leave (TG-KO)."""
 
     def snapback(self, game: GameCore, target: PlayerState) -> Generator[
-            Decision, tuple[PlayerId, Action], bool]:
-        """C13a: ``target`` would be knocked down; True if a snapback switched it out instead
-        (SB-1, SB-2). Never in Versus or Triple Threat."""
-        return False
+            Decision, tuple[PlayerId, Action], Card | None]:
+        """C13a: ``target`` would be knocked down; the card discarded for a snapback that
+        switched it out instead (SB-1, SB-2), or None. Never in Versus or Triple Threat."""
+        return None
         yield
 
     def rule_broken(self, game: GameCore, player: PlayerId,
@@ -366,7 +366,7 @@ class TagTeam(ModeRules):
                 game.retire(seat)
 
     def snapback(self, game: GameCore, target: PlayerState) -> Generator[
-            Decision, tuple[PlayerId, Action], bool]:
+            Decision, tuple[PlayerId, Action], Card | None]:
         """SB-1 / SB-2 / SB-5 / SB-6 / OQ-25 / OQ-32: when the opposing active character would
         be knocked down (C13a), the knocking side's active player may discard 1 card: the
         target switches out and its partner comes in as active, not knocked down (the knockdown
@@ -376,14 +376,14 @@ class TagTeam(ModeRules):
         (SB-6, KD-8: only the active one is a target)."""
         side = game.table.side_of(target.player)
         if target is not game.actives[side]:
-            return False
+            return None
         self.no_tag[side] = game.turn  # SB-3 / SB-4: snapped back or knocked down this turn
         partner = game.table.partner(target.player)
         if partner is None or partner in self.down or target.player in self.down:
-            return False  # SB-5
+            return None  # SB-5
         by = game.actives[1 - side]
         if not by.hand:
-            return False
+            return None
 
         def options(player: PlayerId) -> list[Action]:
             return [Pass(), *(Snapback(c) for c in dict.fromkeys(by.hand))]
@@ -400,11 +400,11 @@ class TagTeam(ModeRules):
 
         _, action = yield from game.ask_at("C13", (by.player,), "SB-1", check, options)
         if not isinstance(action, Snapback):
-            return False
+            return None
         by.hand.remove(action.card)
         game.discard(by, action.card)
         game.swap_active(side)  # SB-2
-        return True
+        return action.card
 
     def rule_broken(self, game: GameCore, player: PlayerId,
                     action: Action) -> RuleViolation | None:

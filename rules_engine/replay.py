@@ -23,13 +23,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules_engine import __version__
-from rules_engine.actions import Pick
+from rules_engine.actions import Pass, Pick
 from rules_engine.cards import character
 from rules_engine.characters import abilities_implemented
 from rules_engine.diagnosis import explain
 from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
 from rules_engine.game import Game
 from rules_engine.log import ClaimedResult, LogEvent, MatchLog, parse_log
+from rules_engine.state import Probe
 from rules_engine.types import PlayerId
 
 # Modes a log may name that the engine reads but does not play yet (RULES.md §11).
@@ -171,18 +172,32 @@ def _unplayed_mode(text: Any) -> str | None:
     return mode if mode in UNPLAYED_MODES else None
 
 
+def _explain(log: MatchLog, game: Game, probe: Probe | None, error: dict[str, Any],
+             in_place: bool) -> dict[str, Any]:
+    """``error`` diagnosed: from ``game`` as it stands (just before the illegal event, with the
+    probe of that event), or by replaying the log again up to it."""
+    if not in_place:
+        return explain(log, error)
+    game.diagnosing = None
+    return explain(log, error, (game, probe))
+
+
 # Called after each event the replay applied: (the game, the event's index, the event, the
-# turn before it). What the timeline records in the same pass (``replay_with_timeline``).
+# turn before it). What the timeline records in the same pass (``timeline.replay_observed``).
 Observer = Callable[[Game, int, LogEvent, int], None]
 
 
 def replay(log: MatchLog | str | bytes | dict[str, Any], *,
            game_for: Callable[[MatchLog], Game] = new_game_for,
-           observe: Observer | None = None) -> Verdict:
+           observe: Observer | None = None, in_place: bool = False) -> Verdict:
     """Replay a log; never raises for bad input (the verdict says what is wrong).
 
     ``game_for`` builds the game (a subclass that only observes, such as the timeline's);
-    ``observe`` is told of every event applied.
+    ``observe`` is told of every event applied. With ``in_place`` (:func:`rules_engine.judge.
+    judge`) each event is applied with the next one offered to the decisions the game settles
+    by itself (a :class:`Probe`), so that an illegal event is diagnosed from the game as it
+    stands, without replaying the log again; the game is left just before the first illegal
+    event.
 
     >>> replay('{"format": "yomi-match-log"}').status
     'unreadable'
@@ -205,22 +220,41 @@ def replay(log: MatchLog | str | bytes | dict[str, Any], *,
         for c in dict.fromkeys(log.all_characters) if not abilities_implemented(c))
     claimed = None if log.result is None else log.result.to_json()
     game: Game | None = None
+    probe: Probe | None = None  # in place: the probe of event i (filled while i - 1 applied)
+    events = log.events
+    last = len(events) - 1
+    # in place: two probes, reused in turn (event i's, filled while i - 1 was applied, and
+    # event i + 1's, offered while i is applied): not one made per event
+    probes = (Probe(PlayerId.P1, Pass()), Probe(PlayerId.P1, Pass())) if in_place else ()
     try:
         game = game_for(log)
-        for i, event in enumerate(log.events):
+        for i, event in enumerate(events):
+            if in_place:
+                probe = game.diagnosing
+                if i < last:
+                    offered = probes[i & 1]
+                    following = events[i + 1]
+                    offered.player, offered.action = following.player, following.action
+                    if offered.found:
+                        offered.found = []
+                    game.diagnosing = offered
+                else:
+                    game.diagnosing = None
             if game.outcome is not None:  # game.is_over, read without the property's call
                 pos = game.position()
-                return _not_verifiable(Verdict("illegal", first_error=explain(log, {
-                    "index": i, "turn": pos.turn, "step": pos.step,
-                    "player": event.player.name, "action": str(event.action),
-                    "rule_id": "END-2",
-                    "reason": "the game is already over; no event may follow",
-                    "json_path": f"$.events[{i}]",
-                }), abilities_complete=complete, claimed=claimed, events=i, notes=notes), log)
+                over = {"index": i, "turn": pos.turn, "step": pos.step,
+                        "player": event.player.name, "action": str(event.action),
+                        "rule_id": "END-2",
+                        "reason": "the game is already over; no event may follow",
+                        "json_path": f"$.events[{i}]"}
+                return _not_verifiable(Verdict(
+                    "illegal", first_error=_explain(log, game, probe, over, in_place),
+                    abilities_complete=complete, claimed=claimed, events=i, notes=notes), log)
             # TT-3, checked only for an event that names its character (version 2)
             wrong = None if event.character is None else _wrong_character(game, i, event)
             if wrong is not None:
-                return _not_verifiable(Verdict("illegal", first_error=explain(log, wrong),
+                return _not_verifiable(Verdict("illegal", first_error=_explain(
+                                                   log, game, probe, wrong, in_place),
                                                abilities_complete=complete, claimed=claimed,
                                                events=i, notes=notes), log)
             turn = game.turn
@@ -230,13 +264,13 @@ def replay(log: MatchLog | str | bytes | dict[str, Any], *,
         if not game.is_over:
             pos = game.position()
             who = " and ".join(p.name for p in game.acting_players)
-            return _not_verifiable(Verdict("illegal", first_error=explain(log, {
+            return _not_verifiable(Verdict("illegal", first_error=_explain(log, game, None, {
                 "index": len(log.events), "turn": pos.turn, "step": pos.step,
                 "player": game.acting_players[0].name if game.acting_players else None,
                 "action": None, "rule_id": "END-1",
                 "reason": f"the log ends before the game does ({who} must still act)",
                 "json_path": "$.events",
-            }), abilities_complete=complete, claimed=claimed, events=len(log.events),
+            }, in_place), abilities_complete=complete, claimed=claimed, events=len(log.events),
                 notes=notes), log)
     # each except clause has its own name: compiled by mypyc (make bench-compiled), one name
     # has one type in a whole function
@@ -246,7 +280,8 @@ def replay(log: MatchLog | str | bytes | dict[str, Any], *,
         assert game is not None
         if illegal.player is not None:
             data.update(_where(game, illegal.player))
-        return _not_verifiable(Verdict("illegal", first_error=explain(log, data),
+        return _not_verifiable(Verdict("illegal", first_error=_explain(log, game, probe, data,
+                                                                       in_place),
                                        abilities_complete=complete, claimed=claimed,
                                        events=len(log.events), notes=notes), log)
     except EngineInvariantError as broken:

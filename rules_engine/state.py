@@ -251,6 +251,10 @@ class ComboRecord:
     prevented: int
     chains: list[int]
     hit_back: bool
+    # the moves (indices, in play order) whose C12 damage a Rewind Time Joker prevented (RW-6:
+    # the combat card's base damage came at C8, so only its pumps can be); card text may make
+    # a move immune (C11)
+    rewound: tuple[int, ...] = ()
 
 
 Step = Generator[Decision, tuple[PlayerId, Action], None]

@@ -9,16 +9,19 @@ Ace CF-08). The *combat result* is the §4.4 matrix cell (``M-*``) that decided 
 *pumps* (PM-1), *combo points* (CB-3) and *chains* (CH-1). The loser's *face-down card* is a
 Rewind Time Joker or a bluff (C9, C11, RW-6).
 
-Responsibility: explain a log turn by turn. Nothing here decides a rule: the log is replayed
-event by event through :class:`rules_engine.game.Game` (the same state machine the verifier
-uses). Draws, damage, Jokers, bluffs and knockdowns are counted from the game's event journal
-between two moments of a turn (:class:`rules_engine.journal.Totals`); the combat itself is read
-from the game's state at the end-of-combat window (C13b: the combat cards, the matrix cell and
-the combo are still in place, knockdowns are worked out), and each turn ends at the end-of-turn
-window (K1: Power Up done). The game is observed through a subclass that only marks those
-moments (:class:`_ObservedGame`), so the game needs no hook. Choices the state no longer holds
-(which card went face down, which Aces a Power Up took, recorded draws, abilities) are read from
-the log's events of that turn.
+Responsibility: explain a log turn by turn. Nothing here decides a rule, or works out again
+what the game decided: the log is replayed once, by the verifier (:func:`replay_observed`,
+the replay :func:`rules_engine.judge.judge` gives the verdict from), and what the game decided
+is read from its journal (:mod:`rules_engine.journal`): each turn is the stretch between two
+``TurnEnded`` records (after K1's window; after combat when Acrobatics skips the rest; at the
+knockout that ends a bout), whose draws, damage, Jokers, bluffs and knockdowns are counted
+(:class:`rules_engine.journal.Totals`); its ``CombatResolved`` (cell, winner, locked-in kinds
+and speeds), ``Voided``, C13a ``Knockdown`` and ``KnockdownAvoided`` (a snapback) records
+explain the combat; a combo's Rewind prevention is its ``ComboRecord.rewound``. Only the cards
+in the combat area are read from the game, at the end-of-combat window (C13b), through a
+subclass that marks that moment (:class:`_ObservedGame`), so the game needs no hook. Choices
+the state no longer holds (which card went face down, which Aces a Power Up took, recorded
+draws, abilities) are read from the log's events of that turn.
 
 API: ``timeline(log) -> list[TurnSummary]``; ``log`` is a :class:`MatchLog` or what
 :func:`rules_engine.replay.replay` accepts (text, bytes, a dict). Unreadable input raises
@@ -65,7 +68,11 @@ the end with END-2. An illegal event before turn 1 (a recorded opening hand) giv
                 "chains": [3],        # each run of back-to-back ascending normals (CH-1)
                 "chain_length": 3,    # the longest run; 3+ earns Aces (CH-3)
                 "chain_reward": 1,    # Aces it earns at P3 (CH-4, CH-7)
-                "knockdown": true, "damage": 17, "prevented": 0} | null,
+                "knockdown": true,    # the game knocked the opponent down at C13a (KD-1)
+                "damage": 17, "prevented": 0,
+                # only when a snapback replaced the knockdown (SB-2; knockdown is false):
+                "snapback": {"rule_id": "SB-2", "out": "P2", "in": "P4", "card": "3C"}
+                } | null,
       "damage": {"P1": 0, "P2": 9},             # damage dealt TO each player this turn
       "tags": [{"tag": "dodge", "rule_id": "TAG-DODGE", "event": 52, "step": "C10",
                 "out": "P1", "in": "P3", "cards": ["9C", "TD"]}],  # team modes, when any
@@ -88,7 +95,7 @@ began it; each move's ``seat`` says who played it.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,15 +112,23 @@ from rules_engine.actions import (
     UseAbility,
 )
 from rules_engine.cards import Card, Character, Move, MoveType, character
-from rules_engine.diagnosis import explain
-from rules_engine.errors import EngineInvariantError, IllegalActionError, LogSyntaxError
-from rules_engine.game import Decision, Game, PlayerState
-from rules_engine.journal import DAMAGE_KINDS, DamageDealt, Knockdown, Totals
+from rules_engine.game import Decision, Game
+from rules_engine.journal import (
+    DAMAGE_KINDS,
+    AcesPaid,
+    CombatResolved,
+    ComboEnded,
+    DamageDealt,
+    Event,
+    Knockdown,
+    KnockdownAvoided,
+    Totals,
+    TurnEnded,
+    Voided,
+)
 from rules_engine.log import LogEvent, MatchLog, parse_log
 from rules_engine.modes import mode_rules
-from rules_engine.modifiers import REWIND_IMMUNE
 from rules_engine.replay import Verdict, replay
-from rules_engine.ruleset import OnOff
 from rules_engine.state import ComboRecord
 from rules_engine.team import Mode
 from rules_engine.types import PlayerId
@@ -212,6 +227,9 @@ class PlayerTurn:
     # how many times this seat was knocked down this turn (two in one turn happen); for the
     # per-bout statistics, not in ``to_dict`` (``knocked_down_next`` says whether any)
     knockdowns_taken: int = 0
+    # the extra Aces this seat paid this turn for supers' mandatory costs (C3, CB-9), as the
+    # game journalled them; for the statistics, not in ``to_dict``
+    aces_paid: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -288,6 +306,8 @@ class ComboSummary:
     knockdown: bool
     damage: int | None  # None while the combo is unfinished (a log that stopped in C10)
     prevented: int
+    # SB-2: the knockdown this combo would have inflicted, replaced by a snapback
+    snapback: KnockdownAvoided | None = None
 
     @property
     def chain_length(self) -> int:
@@ -301,7 +321,12 @@ class ComboSummary:
                 "pumps": self.pumps, "chains": list(self.chains),
                 "chain_length": self.chain_length, "chain_reward": self.chain_reward,
                 "knockdown": self.knockdown,
-                "damage": self.damage, "prevented": self.prevented}
+                "damage": self.damage, "prevented": self.prevented,
+                **({} if self.snapback is None else {"snapback": {
+                    "rule_id": self.snapback.rule, "out": self.snapback.seat.name,
+                    "in": None if self.snapback.replaced_by is None
+                    else self.snapback.replaced_by.name,
+                    "card": None if self.snapback.card is None else self.snapback.card.code}})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +371,8 @@ class TurnSummary:
         if self.combo is not None:
             moves = " > ".join(f"{m.card} {m.move}" + (f"+{len(m.pumps)}" if m.pumps else "")
                                for m in self.combo.moves)
-            ko = ", knockdown" if self.combo.knockdown else ""
+            ko = ", knockdown" if self.combo.knockdown else (
+                ", snapback (SB-2)" if self.combo.snapback is not None else "")
             dealt = "?" if self.combo.damage is None else str(self.combo.damage)
             what = "hit back" if self.combo.hit_back else "combo"
             parts.append(f"{self.combo.player.name} {what} {moves} = {dealt}{ko}")
@@ -406,32 +432,19 @@ class _Entry:
     move: Move
     pumps: tuple[Card, ...]
     played_in_c10: bool
-    rewind_immune: bool = False  # card text: a Rewind Time Joker does not stop it (C11)
     seat: PlayerId | None = None  # who played it (None: the comboer; TAGS: several seats)
 
 
 @dataclass(slots=True)
 class _Fighter:
-    """One player's combat area at C13b (or where the game stopped)."""
+    """One player's combat area at C13b (or where the game stopped): the cards, for showing
+    them; what the game decided about them (voids, speeds, the winner) is in the journal."""
 
     revealed_card: Card | None
-    revealed_kind: str
-    character: Character  # whose card it is (``card_kinds``)
     combat_card: Card | None
     move: Move | None
     kind: str
-    speed: int | None
     knocked_down: bool
-    knocked_down_next: bool
-    hit: bool
-    cancelled: bool = False  # card text cancelled the combat (Acrobatics): discarded at C4
-
-    def card_kinds(self) -> tuple[str, ...]:
-        """The kinds of both ends of the revealed card (rotations): asked only of a void card,
-        so not worked out at every combat."""
-        if self.revealed_card is None:
-            return ()
-        return tuple(cb.KIND_OF_MOVE[m.type] for m in self.character.moves_of(self.revealed_card))
 
 
 @dataclass(slots=True)
@@ -449,49 +462,36 @@ class _Combat:
     @staticmethod
     def of(game: Game) -> _Combat:
         fighters = tuple(
-            _Fighter(ps.revealed_card, ps.revealed_kind, ps.character,
-                     ps.combat_card, ps.combat_move,
-                     ps.kind, _locked_speed(game, ps), ps.knocked_down, ps.knockdown_next,
-                     ps.hit_this_combat, game.combat.cell == cb.CANCELLED)
+            _Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
+                     ps.knocked_down)
             for ps in game.players)
         winner = game.combat.winner
         loser = None if winner is None else game.table.opponent(winner)
         comboer = winner if game.combo_seat is None else game.combo_seat
-        cps = None if comboer is None else game.players[comboer]
         segments = game.combat.run.segments
         if len(segments) > 1 or (segments and segments[0].seat is not comboer):
             # a combat tag or an assist: each move with the seat that played it
-            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
-                                   game.modifiers.fold(REWIND_IMMUNE, game.players[s.seat], e,
-                                                       False), s.seat)
+            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10, s.seat)
                             for s in segments for e in s.entries)
         else:
-            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10,
-                                   cps is not None and game.modifiers.fold(
-                                       REWIND_IMMUNE, cps, e, False))
+            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10)
                             for e in game.combo)
         return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
                        entries, game.combat.run.hit_back, comboer,
                        () if game.mode.assists is None else game.mode.assists.describe())
 
 
-def _locked_speed(game: Game, ps: PlayerState) -> int | None:
-    """AR-SPD-1: the locked-in speed after ability modifiers (the game's own computation)."""
-    if ps.combat_move is None or ps.combat_move.speed is None:
-        return None
-    return game._speed(ps)
-
-
 class _ObservedGame(Game):
-    """The game, plus snapshots at C4 (combat began), C13b (combat, combo, knockdowns in place)
-    and the end of K1 (Power Up done). ``window`` runs at those steps in every turn whether or
-    not a player can act in it, so it is the one place to look without a hook in the game."""
+    """The game, plus snapshots of the combat area (the cards, to show them) at C4 (combat
+    began) and C13b (combat and combo in place). ``window`` runs at those steps in every turn
+    whether or not a player can act in it, so it is the one place to look without a hook in
+    the game. What the game decided (voids, the C6 resolution, knockdowns, snapbacks, where a
+    turn ends) is read from its journal, never from here."""
 
     def __init__(self, log: MatchLog) -> None:
         # Set before Game.__init__: it already runs the generator to the first decision.
         self.combat_began: set[int] = set()
         self.combats: dict[int, _Combat] = {}
-        self.turn_ends: dict[int, _Moment] = {}
         teams, mode = (None, None) if log.mode is Mode.VERSUS else (log.teams,
                                                                      mode_rules(log.mode))
         super().__init__(character(log.characters[0]), character(log.characters[1]),
@@ -501,95 +501,128 @@ class _ObservedGame(Game):
 
     def end_bout(self) -> None:
         # a knockout ended the bout, and so the turn, mid-way (team modes): this turn's
-        # combat and its end are here, not at C13 and K1
+        # combat is here, not at C13
         if self.turn in self.combat_began and self.turn not in self.combats:
             self.combats[self.turn] = _Combat.of(self)
-        self.turn_ends[self.turn] = _Moment.of(self)
         super().end_bout()
 
     def window(self, step: str, window: str) -> Generator[
             Decision, tuple[PlayerId, Action], None]:
-        # Not a generator itself: only the end-of-turn window needs a step after the game's
-        # (every other window is the game's own, without one more generator around it).
+        # Not a generator itself: the game's own window, without one more generator around it
         if window == "combat_reveal":
             self.combat_began.add(self.turn)
         elif window == "end_of_combat":
             self.combats[self.turn] = _Combat.of(self)
-        elif window == "end_of_turn":
-            return self._end_of_turn(step, window)
         return super().window(step, window)
-
-    def _end_of_turn(self, step: str, window: str) -> Generator[
-            Decision, tuple[PlayerId, Action], None]:
-        yield from super().window(step, window)
-        self.turn_ends[self.turn] = _Moment.of(self)
 
 
 # ---------------------------------------------------------------------------- explaining
 
 
-def _void(f: _Fighter) -> tuple[str, str] | None:
-    """(rule, reason) when a revealed card did not lock in (M-VOID)."""
-    if f.revealed_kind in (cb.NONE, cb.JOKER) or f.kind != cb.NONE:
-        return None
-    if f.cancelled:
-        return "AB-2", "discarded: card text cancelled the combat (Acrobatics)"
-    if f.revealed_kind == cb.DODGE and f.knocked_down:
-        return "KD-4", "knocked down"
-    if f.revealed_kind == cb.BLOCK and f.knocked_down:
-        return "KD-5", "mixup"
-    if f.revealed_kind in (cb.ATTACK, cb.THROW):
-        if f.revealed_card is not None and f.revealed_card.is_ace:
-            # An Ace attack or throw is void only when its mandatory cost was not paid (C3).
-            return "CF-08", "its Ace cost was not paid"
-        # Knockdowns void dodges and blocks only (KD-4, KD-5): a revealed attack that ended up
-        # void was turned at C4 (Jaina's Unstable Power) into the dodge or block end first.
-        if f.knocked_down and cb.DODGE in f.card_kinds():
-            return "KD-4", "knocked down (turned into a dodge)"
-        if f.knocked_down and cb.BLOCK in f.card_kinds():
-            return "KD-5", "mixup (turned into a block)"
-    return "M-VOID", "void"
+class _Decided:
+    """What the game's journal says of one turn, in one pass: the C6 resolution, each seat's
+    void, the knockdowns inflicted at C13a and those a snapback replaced or KD-7 cancelled,
+    the damage each seat took and its knockdowns (read, never worked out again here)."""
+
+    __slots__ = ("aces_paid", "avoided", "knockdowns", "knocked_by", "resolved", "taken_by",
+                 "voids")
+
+    def __init__(self, events: list[Event], seats: tuple[PlayerId, ...]) -> None:
+        self.resolved: CombatResolved | None = None
+        self.voids: dict[PlayerId, Voided] = {}
+        self.knockdowns: list[Knockdown] = []  # C13a's (card text's are not the combo's)
+        self.avoided: list[KnockdownAvoided] = []
+        # what hit each seat (with a bench, only the opposing active seat's damage that
+        # reached it: never the bench's share of another seat's) and its knockdowns
+        self.taken_by = {p: dict.fromkeys(DAMAGE_KINDS, 0) for p in seats}
+        self.knocked_by = dict.fromkeys(seats, 0)
+        self.aces_paid = dict.fromkeys(seats, 0)
+        taken_by, knocked_by = self.taken_by, self.knocked_by
+        for e in events:
+            kind = type(e)
+            if kind is DamageDealt:
+                assert isinstance(e, DamageDealt)
+                if e.target is not e.source and e.target in taken_by:
+                    taken_by[e.target][e.kind] += e.amount
+            elif kind is CombatResolved:
+                assert isinstance(e, CombatResolved)
+                self.resolved = e
+            elif kind is Voided:
+                assert isinstance(e, Voided)
+                self.voids[e.seat] = e
+            elif kind is Knockdown:
+                assert isinstance(e, Knockdown)
+                if e.seat in knocked_by:
+                    knocked_by[e.seat] += 1
+                if e.combat:
+                    self.knockdowns.append(e)
+            elif kind is KnockdownAvoided:
+                assert isinstance(e, KnockdownAvoided)
+                self.avoided.append(e)
+            elif kind is AcesPaid:
+                assert isinstance(e, AcesPaid)
+                if e.seat in self.aces_paid:
+                    self.aces_paid[e.seat] += len(e.cards)
+
+    def keep_final_voids(self, seens: dict[PlayerId, _SeatActions]) -> None:
+        """Only the voids of the seats' final combat cards: under CF-08's penalty a seat whose
+        unpaid Ace was void may choose again when the opponent's Ace is void in turn (NC-2),
+        and that later choice (its last commit or no-card) is its combat card."""
+        for seat, v in list(self.voids.items()):
+            commit = seens[seat].commit if seat in seens else None
+            if v.rule == "CF-08" and isinstance(commit, Commit | NoCard) and not (
+                    isinstance(commit, Commit) and commit.card == v.card):
+                del self.voids[seat]
+
+    def speed(self, seat: PlayerId) -> int | None:
+        """AR-SPD-1: ``seat``'s locked-in speed at C6 (None: no speed, or not in combat)."""
+        r = self.resolved
+        if r is None or seat not in r.seats:
+            return None
+        return r.speeds[r.seats.index(seat)]
 
 
-def _explain(combat: _Combat) -> str:
+def _explain(combat: _Combat, decided: _Decided) -> str:
     """C6 in words, citing the matrix cell; voids first (KD-4, KD-5, M-VOID)."""
     if combat.cell == cb.CANCELLED:
         return ("card text cancelled the combat at the combat reveal (Acrobatics): every combat "
                 "card is discarded, nobody wins, no damage is dealt")
     parts: list[str] = []
     for p in _seats(len(combat.fighters)):
-        v = _void(combat.fighters[p])
+        v = decided.voids.get(p)
         if v is not None:
-            kind = _KIND_WORDS[combat.fighters[p].revealed_kind]
-            parts.append(f"{p.name}'s {kind} is void: {v[1]} ({v[0]})")
-    cell = combat.cell
-    sa, sb = combat.actives
-    a, b = combat.fighters[sa], combat.fighters[sb]
-    if cell is None:
+            parts.append(f"{p.name}'s {_KIND_WORDS[v.kind]} is void: {v.reason} ({v.rule})")
+    r = decided.resolved
+    if r is None:
         parts.append("the game ended before the winner was determined")
-    elif combat.winner is not None:
-        w, lo = combat.winner, combat.loser
-        assert lo is not None
-        fw, fl = combat.fighters[w], combat.fighters[lo]
-        kw, kl = _KIND_WORDS[fw.kind], _KIND_WORDS[fl.kind]
-        if fw.kind == fl.kind and fw.kind in (cb.ATTACK, cb.THROW):
-            # AR-ATK-1 / AR-THR-1: the lower speed wins (GL-SPEED).
-            parts.append(f"{w.name}'s {kw} (speed {_speed(fw.speed)}) beats {lo.name}'s slower "
-                         f"{kl} (speed {_speed(fl.speed)}) ({cell})")
-        else:
-            parts.append(f"{w.name}'s {kw} beats {lo.name}'s {kl} ({cell})")
-    elif cell == "M-ATTACK-ATTACK-TIE":
-        parts.append(f"speed tie: both attacks hit ({cell})")
-    elif cell == "M-THROW-THROW-TIE":
-        parts.append(f"speed tie: neither throw hits ({cell})")
-    elif cell == "M-JOKER-JOKER":
-        parts.append(f"both Gold Bursts hit ({cell})" if a.hit and b.hit
-                     else f"Gold Burst against Gold Burst: no winner ({cell})")
-    elif cell == "M-NOCARD-NOCARD":
-        parts.append(f"both no-card: nothing happens ({cell})")
-    else:  # neutral pairs: block/block, block/dodge, dodge/dodge (CF-11)
-        parts.append(f"{sa.name}'s {_KIND_WORDS[a.kind]} and {sb.name}'s {_KIND_WORDS[b.kind]}: "
-                     f"no winner ({cell})")
+    else:
+        cell = r.cell
+        (sa, sb), (ka, kb) = r.seats, r.kinds
+        if r.winner is not None:
+            w = r.winner
+            lo = sb if w is sa else sa
+            iw = r.seats.index(w)
+            kw, kl = r.kinds[iw], r.kinds[1 - iw]
+            if kw == kl and kw in (cb.ATTACK, cb.THROW):
+                # AR-ATK-1 / AR-THR-1: the lower speed wins (GL-SPEED).
+                parts.append(f"{w.name}'s {_KIND_WORDS[kw]} (speed {_speed(r.speeds[iw])}) "
+                             f"beats {lo.name}'s slower {_KIND_WORDS[kl]} "
+                             f"(speed {_speed(r.speeds[1 - iw])}) ({cell})")
+            else:
+                parts.append(f"{w.name}'s {_KIND_WORDS[kw]} beats {lo.name}'s "
+                             f"{_KIND_WORDS[kl]} ({cell})")
+        elif cell == "M-ATTACK-ATTACK-TIE":
+            parts.append(f"speed tie: both attacks hit ({cell})")
+        elif cell == "M-THROW-THROW-TIE":
+            parts.append(f"speed tie: neither throw hits ({cell})")
+        elif cell == "M-JOKER-JOKER":
+            parts.append(f"both Gold Bursts hit ({cell})" if r.both_hit
+                         else f"Gold Burst against Gold Burst: no winner ({cell})")
+        elif cell == "M-NOCARD-NOCARD":
+            parts.append(f"both no-card: nothing happens ({cell})")
+        else:  # neutral pairs: block/block, block/dodge, dodge/dodge (CF-11)
+            parts.append(f"{sa.name}'s {_KIND_WORDS[ka]} and {sb.name}'s {_KIND_WORDS[kb]}: "
+                         f"no winner ({cell})")
     parts.extend(combat.assists)  # Tag Team's assists (AS-*): nothing in other modes
     return "; ".join(parts)
 
@@ -604,14 +637,26 @@ def _move_named(ch: Character, c: Card, move: MoveType | None, name: str | None)
     return same[0] if same else None
 
 
-def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None) -> CombatCard:
-    """From the locked-in state (C5: after rotations and voids), else from the C1 event.
+def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None,
+                 void: Voided | None, speed: int | None) -> CombatCard:
+    """From the locked-in state (C5: after rotations and voids), else from the C1 event;
+    ``void`` and ``speed`` (at C6) as the journal recorded them.
 
     The state is preferred because card text may change the move after C1 (C4); the event
     fills in what the state no longer shows (a block already back in hand, CF-15).
     """
-    void = None if f is None else _void(f)
-    if f is not None and f.kind == cb.NONE and void is None:
+    if void is not None:  # M-VOID: the card as revealed, discarded before it locked in
+        card = void.card
+        if card is None or card.is_joker:
+            return CombatCard("void", None if card is None else card.code,
+                              void_rule=void.rule, void_reason=void.reason)
+        # the end committed at C1 (the state holds no move once the card is void)
+        move = _move_named(ch, commit.card, commit.move, commit.name) \
+            if isinstance(commit, Commit) else None
+        return CombatCard("void", card.code, None if move is None else move.type.value,
+                          None if move is None else move.name,
+                          None if move is None else _speed(move.speed), void.rule, void.reason)
+    if f is not None and f.kind == cb.NONE:
         # No-card: declared, forced by an empty hand (C1), or re-chosen under CF-08.
         return CombatCard("no_card")
     card = None if f is None else (f.combat_card or f.revealed_card)
@@ -624,14 +669,13 @@ def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None) -> Co
         return CombatCard("no_card")
     if card.is_joker:
         return CombatCard("gold_burst", card.code)
-    speed = f.speed if f is not None and f.move is not None else (move.speed if move else None)
-    return CombatCard(
-        "void" if void else "card", card.code, None if move is None else move.type.value,
-        None if move is None else move.name, _speed(speed),
-        None if void is None else void[0], None if void is None else void[1])
+    if speed is None or f is None or f.move is None:
+        speed = None if move is None else move.speed  # as printed: no C6 (or not in combat)
+    return CombatCard("card", card.code, None if move is None else move.type.value,
+                      None if move is None else move.name, _speed(speed))
 
 
-def _combo(game: Game, combat: _Combat, prevented: int,
+def _combo(game: Game, combat: _Combat, decided: _Decided,
            turn_combos: list[ComboRecord]) -> ComboSummary | None:
     """The combo of ``combat``; ``turn_combos``: the combos the game finished this turn."""
     if not combat.combo or combat.comboer is None:
@@ -639,17 +683,16 @@ def _combo(game: Game, combat: _Combat, prevented: int,
     winner = combat.comboer
     records = [r for r in turn_combos if r.player is winner]
     record = records[-1] if records else None
-    rewound = prevented > 0 or (record is not None and record.prevented > 0)
+    rewound = () if record is None else record.rewound  # RW-6, as the game prevented it
     moves = []
-    for e in combat.combo:
+    for i, e in enumerate(combat.combo):
         pump = e.move.pump.damage * len(e.pumps) if e.move.pump else 0
         moves.append(ComboMove(
             e.card.code, e.move.type.value, e.move.name, not e.played_in_c10, e.move.damage,
-            tuple(_codes(e.pumps)), pump, e.move.knockdown,
-            # RW-6: a Rewind Joker stops C12 damage; a combat card without pumps dealt at C8.
-            rewound and (e.played_in_c10 or bool(e.pumps)) and not e.rewind_immune, e.seat))
-    last = combat.combo[-1].move
-    knockdown = last.knockdown and game.ruleset.knockdowns is OnOff.ON
+            tuple(_codes(e.pumps)), pump, e.move.knockdown, i in rewound, e.seat))
+    # KD-1: the knockdown the game inflicted at C13a after this combo (none when a snapback
+    # replaced it, SB-2, or card text ended the combat first)
+    knockdown = bool(decided.knockdowns)
     return ComboSummary(
         winner, combat.hit_back, tuple(moves),
         record.points if record is not None else sum(e.move.combo_points or 0
@@ -658,7 +701,8 @@ def _combo(game: Game, combat: _Combat, prevented: int,
         tuple(record.chains) if record is not None else (),
         cb.chain_reward(record.chains, game.ruleset) if record is not None else 0,
         knockdown, None if record is None else record.damage,
-        0 if record is None else record.prevented)
+        0 if record is None else record.prevented,
+        next((a for a in decided.avoided if a.rule == "SB-2"), None))
 
 
 class _SeatActions:
@@ -712,25 +756,12 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
     if combat is None and turn in game.combat_began and turn == game.turn:
         combat = _Combat.of(game)  # the game (or the log) stopped during this combat
     players: list[PlayerTurn] = []
-    prevented_total = 0
     # this turn's stretch of the journal, counted for every seat (once a turn)
     turn_events = game.journal[start.mark:end.mark]
     seats = _seats(len(game.players))
     by_seat = Totals.by_seat(turn_events, seats)
-    # what hit each seat (with a bench, only the opposing active seat's damage that reached
-    # it: never the bench's share of another seat's) and its knockdowns, in one pass
-    taken_by = {p: dict.fromkeys(DAMAGE_KINDS, 0) for p in seats}
-    knocked_by = dict.fromkeys(seats, 0)
-    for ev in turn_events:
-        kind = type(ev)
-        if kind is DamageDealt:
-            assert isinstance(ev, DamageDealt)
-            if ev.target is not ev.source and ev.target in taken_by:
-                taken_by[ev.target][ev.kind] += ev.amount
-        elif kind is Knockdown:
-            assert isinstance(ev, Knockdown)
-            if ev.seat in knocked_by:
-                knocked_by[ev.seat] += 1
+    decided = _Decided(turn_events, seats)
+    taken_by, knocked_by = decided.taken_by, decided.knocked_by
     # each seat's actions this turn, in order; the turn's tags
     actions: dict[PlayerId, list[Action]] = {p: [] for p in seats}
     tags: list[dict[str, Any]] = []
@@ -739,16 +770,17 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
             actions[e.player].append(e.action)
         if type(e.action) is Tag:
             tags.append(_tag(game, i, e.player, e.action))
+    seens = {p: _SeatActions(actions[p], recorded=log.seed is None) for p in seats}
+    decided.keep_final_voids(seens)
     for p in seats:
         fighter = None if combat is None else combat.fighters[p]
-        seen = _SeatActions(actions[p], recorded=log.seed is None)
+        seen = seens[p]
         taken = taken_by[p]
         knocked = knocked_by[p]
         taken["total"] = sum(taken.values())
         counts = by_seat[p]
         jokers = dict(counts.jokers)
         jokers["bluff"] = counts.bluffs
-        prevented_total += jokers["rewind_prevented_damage"]
         face_down = None
         if seen.face_down is not None:
             card = seen.face_down.card
@@ -756,7 +788,8 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
                                      jokers["rewind"] > 0 or jokers["bluff"] > 0,
                                      jokers["rewind_prevented_damage"])
         players.append(PlayerTurn(
-            combat_card=_combat_card(game.players[p].character, fighter, seen.commit)
+            combat_card=_combat_card(game.players[p].character, fighter, seen.commit,
+                                     decided.voids.get(p), decided.speed(p))
             if combat is not None or seen.commit is not None else None,
             draws=counts.cards_drawn,
             drawn=seen.drawn,
@@ -772,15 +805,18 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
             else game.players[p].knocked_down if turn == game.turn else False,
             knocked_down_next=knocked > 0,
             knockdowns_taken=knocked,
+            aces_paid=decided.aces_paid[p],
         ))
     result = None
     if combat is not None:
-        both = combat.winner is None and all(combat.fighters[s].hit for s in combat.actives)
-        result = CombatResult(combat.winner, combat.loser, combat.cell, both, _explain(combat))
+        both = decided.resolved is not None and decided.resolved.winner is None \
+            and decided.resolved.both_hit
+        result = CombatResult(combat.winner, combat.loser, combat.cell, both,
+                              _explain(combat, decided))
     bout = next((b for b in reversed(game.bouts) if b.first_turn <= turn), None)
     return TurnSummary(
         turn, end.initiative, span, tuple(players), result,
-        None if combat is None else _combo(game, combat, prevented_total, turn_combos), stopped,
+        None if combat is None else _combo(game, combat, decided, turn_combos), stopped,
         None if bout is None else bout.number, None if bout is None else bout.characters,
         tuple(tags))
 
@@ -841,18 +877,72 @@ class _Recorder:
         turns: list[TurnSummary] = []
         start = self.baseline
         final = _Moment.of(game)
-        # the finished combos by turn (``game.combos`` reads the whole journal: once here)
+        # where each turn ended and the finished combos by turn, from one pass over the journal
+        ends: dict[int, _Moment] = {}
         combos: dict[int, list[ComboRecord]] = {}
-        for record in game.combos:
-            combos.setdefault(record.turn, []).append(record)
+        for i, e in enumerate(game.journal):
+            kind = type(e)
+            if kind is TurnEnded:
+                assert isinstance(e, TurnEnded)
+                ends[e.turn] = _Moment(i + 1, e.life, e.initiative)
+            elif kind is ComboEnded:
+                assert isinstance(e, ComboEnded)
+                combos.setdefault(e.record.turn, []).append(e.record)
         for turn in range(1, game.turn + 1):
-            end = game.turn_ends.get(turn, final)
+            end = ends.get(turn, final)
             last = turn == game.turn
             span = (self.starts[turn], self.applied if last else self.starts[turn + 1])
             turns.append(_summarise(game, log, turn, start, end, self.by_turn.get(turn, []),
                                     span, stopped if last else None, combos.get(turn, [])))
             start = end
         return turns
+
+
+# Told of the game before the first event (None) and after each event applied (the event).
+Watcher = Callable[[Game, LogEvent | None], None]
+
+
+def replay_observed(log: MatchLog, watch: Watcher | None = None) -> tuple[
+        Verdict, Game, list[TurnSummary]]:
+    """The one replay of ``log`` that the verdict, the timeline and the board come from
+    (:func:`rules_engine.judge.judge`): the verdict (exactly ``replay``'s), the game as the
+    replay left it (just before the first illegal event, if any), and the turns up to there.
+    ``watch`` sees the game before the first event and after each one applied."""
+    recorders: list[_Recorder] = []
+
+    def observed(parsed: MatchLog) -> Game:
+        recorders.append(_Recorder(_ObservedGame(parsed)))
+        if watch is not None:
+            watch(recorders[0].game, None)
+        return recorders[0].game
+
+    def observe(game: Game, i: int, event: LogEvent, turn: int) -> None:
+        recorders[0].applied_event(game, i, event, turn)
+        if watch is not None:
+            watch(game, event)
+
+    verdict = replay(log, game_for=observed, observe=observe, in_place=True)
+    recorder = recorders[0]
+    error = verdict.first_error
+    stopped: dict[str, Any] | None = None
+    if verdict.status == "engine_error" and error is not None:
+        pos = recorder.game.position()
+        event = log.events[recorder.applied] if recorder.applied < len(log.events) else None
+        stopped = {"index": recorder.applied, "turn": pos.turn, "step": pos.step,
+                   "player": None if event is None else event.player.name,
+                   "action": None if event is None else str(event.action),
+                   "rule_id": None, "reason": f"engine error: {error['reason']}"}
+    elif error is not None and error.get("rule_id") != "END-1" and "index" in error:
+        # the verdict's account of the event (rules_engine.diagnosis), where the turns stop
+        stopped = {k: v for k, v in error.items()
+                   if k not in ("json_path", "bout", "character")}
+    try:
+        turns = recorder.turns(log, stopped)
+    except Exception:
+        if verdict.status != "engine_error":
+            raise
+        turns = []  # the engine broke: the game may not be summarised (the verdict says so)
+    return verdict, recorder.game, turns
 
 
 def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
@@ -863,61 +953,4 @@ def timeline(log: MatchLog | str | bytes | dict[str, Any]) -> list[TurnSummary]:
     """
     if not isinstance(log, MatchLog):
         log = parse_log(log)  # raises LogSyntaxError
-    game = _ObservedGame(log)
-    recorder = _Recorder(game)
-    stopped: dict[str, Any] | None = None
-    for i, event in enumerate(log.events):
-        if game.is_over:
-            pos = game.position()
-            stopped = explain(log, {"index": i, "turn": pos.turn, "step": pos.step,
-                                    "player": event.player.name, "action": str(event.action),
-                                    "rule_id": "END-2",
-                                    "reason": "the game is already over; no event may follow"})
-            break
-        turn = game.turn
-        try:
-            game.apply(event.player, event.action)
-        except IllegalActionError as exc:
-            # the same account of the event as the verdict's (rules_engine.diagnosis)
-            stopped = {k: v for k, v in explain(log, exc.data).items() if k != "json_path"}
-            break
-        except EngineInvariantError as broken:  # its own name: mypyc types a name once
-            pos = game.position()
-            stopped = {"index": i, "turn": pos.turn, "step": pos.step,
-                       "player": event.player.name, "action": str(event.action),
-                       "rule_id": None, "reason": f"engine error: {broken}"}
-            break
-        recorder.applied_event(game, i, event, turn)
-    return recorder.turns(log, stopped)
-
-
-def replay_with_timeline(log: MatchLog | str | bytes | dict[str, Any]) -> tuple[
-        Verdict, list[TurnSummary] | None]:
-    """``replay(log)`` and ``timeline(log)`` from one replay, when one replay gives both: every
-    event applied (a legal game, a result mismatch, a log that stops before the end). The
-    timeline is None otherwise (an illegal event, an event after the end, an engine error:
-    call ``timeline`` for it), and for input ``timeline`` refuses (unreadable).
-
-    The verdict is exactly ``replay``'s: the game is the timeline's observing subclass, which
-    only takes snapshots at the windows.
-    """
-    if not isinstance(log, MatchLog):
-        try:
-            log = parse_log(log)
-        except LogSyntaxError:
-            return replay(log), None
-    recorders: list[_Recorder] = []
-
-    def observed(parsed: MatchLog) -> Game:
-        recorders.append(_Recorder(_ObservedGame(parsed)))
-        return recorders[0].game
-
-    verdict = replay(log, game_for=observed,
-                     observe=lambda game, i, event, turn: recorders[0].applied_event(
-                         game, i, event, turn))
-    complete = (verdict.status != "engine_error" and len(recorders) == 1
-                and recorders[0].applied == len(log.events))
-    if not complete:
-        # an engine error may have come from the observing (never seen): the plain replay's
-        return (replay(log) if verdict.status == "engine_error" else verdict), None
-    return verdict, recorders[0].turns(log, None)
+    return replay_observed(log)[2]

@@ -9,7 +9,8 @@ state machine the verifier uses):
   dodge (a card's move, even when it was made void at lock-in), Joker (Gold Burst) or no-card
   (NC-1);
 - *Aces spent*: every Ace played as a combat card (not void) or as a combo move, plus the extra
-  Aces a super's cost asks for (GL-MANDATORY: ``ace_cost`` counts the card itself);
+  Aces the game journalled as paid for a super's mandatory cost (``PlayerTurn.aces_paid``: C3,
+  CB-9; read, never worked out from the card data);
 - *largest deficit*: the most damage a player was behind at the end of a turn (their life lost
   minus the opponent's). Life lost, not life left, because characters start with different life.
   A winner's largest deficit is the deficit they *overcame*; a win from behind is a *comeback*.
@@ -34,10 +35,8 @@ its verdict, so the rebuild and the incremental task can never disagree about on
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from rules_engine.cards import Rank, characters
 from rules_engine.timeline import timeline
 
 SEATS = ("P1", "P2")
@@ -95,22 +94,10 @@ class GameFacts:
     credits: list[CreditFacts] = field(default_factory=list)
 
 
-@cache
-def _extra_ace_cost(character_id: str, move_type: str, name: str | None) -> int:
-    """Aces a super costs beyond its own card (0 for an ordinary Ace move)."""
-    character = characters().get(character_id)
-    if character is None:
-        return 0
-    for move in character.moves.get(Rank.ACE, ()):
-        if move.type.value == move_type and (name is None or move.name == name):
-            return max(0, move.ace_cost - 1)
-    return 0
-
-
-def _aces(character_id: str, card: str | None, move: str | None, name: str | None) -> int:
-    if not card or not card.startswith("A") or move is None:
-        return 0
-    return 1 + _extra_ace_cost(character_id, move, name)
+def _aces(card: str | None, move: str | None) -> int:
+    """1 for an Ace played as a move (its own card; the extra Aces its cost took are the
+    journal's, ``PlayerTurn.aces_paid``)."""
+    return 1 if card and card.startswith("A") and move is not None else 0
 
 
 def _player_counters(p: dict[str, Any], turns: int) -> dict[str, int]:
@@ -141,8 +128,10 @@ def _blank(turns: int) -> dict[str, int]:
     }
 
 
-def _combat_card(counters: dict[str, int], character: str, pt: Any) -> None:
-    """A seat's combat card of one turn: its option and the Aces it spent."""
+def _combat_card(counters: dict[str, int], pt: Any) -> None:
+    """A seat's combat card of one turn: its option and the Aces it spent (the card, if an
+    Ace, and the extra Aces the game journalled as paid this turn: a super's cost)."""
+    counters["aces_spent"] += pt.aces_paid
     card = pt.combat_card
     if card is None:
         return
@@ -153,13 +142,13 @@ def _combat_card(counters: dict[str, int], character: str, pt: Any) -> None:
     elif card.move in ("attack", "throw", "block", "dodge"):
         counters[f"option_{card.move}"] += 1
     if card.played == "card":
-        counters["aces_spent"] += _aces(character, card.card, card.move, card.name)
+        counters["aces_spent"] += _aces(card.card, card.move)
 
 
-def _combo_aces(counters: dict[str, int], character: str, combo: Any) -> None:
+def _combo_aces(counters: dict[str, int], combo: Any) -> None:
     for move in combo.moves:
         if not move.combat_card:
-            counters["aces_spent"] += _aces(character, move.card, move.move, move.name)
+            counters["aces_spent"] += _aces(move.card, move.move)
 
 
 def _result(winner_seat: int | None, seat: int) -> str:
@@ -229,14 +218,14 @@ def _triple_threat_credits(
             c["power_up_jokers"] += int(pt.jokers.get("power_up_set", 0))
             c["pump_jokers"] += int(pt.jokers.get("pump", 0))
             c["bluffs"] += int(pt.jokers.get("bluff", 0))
-            _combat_card(c, credit.character, pt)
+            _combat_card(c, pt)
             lost[(turn.bout, seat)] += pt.life_lost
         if turn.combo is not None:
             seat = 1 if turn.combo.player.name == "P1" else 2
             credit = credits[(turn.bout, seat)]
             credit.counters["combos"] += 1
             credit.counters["combo_damage"] += int(turn.combo.damage or 0)
-            _combo_aces(credit.counters, credit.character, turn.combo)
+            _combo_aces(credit.counters, turn.combo)
         for seat in (1, 2):
             credit = credits[(turn.bout, seat)]
             deficit = lost[(turn.bout, seat)] - lost[(turn.bout, 3 - seat)]
@@ -279,15 +268,14 @@ def _team_credits(
             credit = credits.get(name)
             if credit is None:
                 continue
-            _combat_card(credit.counters, credit.character, pt)
+            _combat_card(credit.counters, pt)
             lost[credit.seat] += pt.life_lost
         if turn.combo is not None:
             for move in turn.combo.moves:
                 who = move.seat.name if move.seat is not None else turn.combo.player.name
                 credit = credits.get(who)
                 if credit is not None and not move.combat_card:
-                    credit.counters["aces_spent"] += _aces(
-                        credit.character, move.card, move.move, move.name)
+                    credit.counters["aces_spent"] += _aces(move.card, move.move)
         for seat in (1, 2):
             largest[seat] = max(largest[seat], lost[seat] - lost[3 - seat])
     for credit in credits.values():
@@ -349,11 +337,11 @@ def game_facts_extract(*, log_text: str, verdict: dict[str, Any]) -> GameFacts:
             side = sides[seat]
             pt = turn.players[seat - 1]
             lost[seat] += pt.life_lost
-            _combat_card(side.counters, side.character, pt)
+            _combat_card(side.counters, pt)
         if turn.combo is not None:
             name = turn.combo.player.name
             seat = side_of.get(name) or (1 if name == "P1" else 2)
-            _combo_aces(sides[seat].counters, sides[seat].character, turn.combo)
+            _combo_aces(sides[seat].counters, turn.combo)
         for seat in (1, 2):
             deficit = lost[seat] - lost[3 - seat]
             sides[seat].largest_deficit = max(sides[seat].largest_deficit, deficit)

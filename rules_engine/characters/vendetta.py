@@ -180,7 +180,7 @@ class VendettaRules(CharacterRules):
             ctx.move(ps, dodge, Zone.DISCARD, Zone.HAND)  # CTR-3: the cost is refunded
             return
         for seat in (ps, ctx.opponent(ps)):
-            ctx.void(seat)  # "discard all combat cards"
+            ctx.void(seat, "AB-2", "discarded: card text cancelled the combat (Acrobatics)")
         ctx.end_combat()  # no winner, no damage
         ctx.skip_to_next_combat()
         self.slow_next = True

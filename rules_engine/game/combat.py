@@ -26,7 +26,7 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.game.combo import ComboSteps
-from rules_engine.journal import Blocked, Hit, JokerUsed, Thrown
+from rules_engine.journal import AcesPaid, Blocked, CombatResolved, Hit, JokerUsed, Thrown
 from rules_engine.modifiers import BLOCK_DRAW, COMBAT_DAMAGE, MOVE, MOVE_ALLOWED
 from rules_engine.ruleset import (
     BlockReturn,
@@ -46,6 +46,10 @@ from rules_engine.types import PlayerId
 # enum member from its class goes through ``EnumType.__getattr__``'s hook, about as costly as a
 # function call.
 _AFTER_REVEAL, _LOCK_IN = VoidTiming.AFTER_REVEAL, VoidTiming.LOCK_IN
+
+# what a combat without a combo settles by itself (C9, C10): only an event of these kinds is
+# offered to those checks when diagnosing (the probe's kind first: it is cheap)
+_NO_COMBO_KINDS = frozenset({Combo, Pump, FaceDown})
 
 _COMMIT_ENDS: dict[Character, dict[Card, tuple[tuple[Move, Commit], ...]]] = {}
 
@@ -138,7 +142,8 @@ class CombatSteps(ComboSteps):
         # it (armour, "beats all attacks", unblockable: CharacterRules.combat_override).
         self.step = "C6"
         a, b = self.actives
-        result = cb.resolve(a.kind, self._speed(a), b.kind, self._speed(b), self.ruleset)
+        speeds = self._speed(a), self._speed(b)
+        result = cb.resolve(a.kind, speeds[0], b.kind, speeds[1], self.ruleset)
         for ps in self.order():
             if ps.player in self._overriders and (ps is a or ps is b):
                 result = self.rules[ps.player].combat_override(self, ps, a, b, result) or result
@@ -149,6 +154,11 @@ class CombatSteps(ComboSteps):
         self.combat.cell = result.cell
         winner = None if result.winner is None else (a, b)[result.winner]
         self.combat.winner = None if winner is None else winner.player
+        if self._overriders or self._contesters:
+            speeds = self._speed(a), self._speed(b)  # card text may have voided a card
+        self.journal.record(CombatResolved(
+            self.turn, "C6", (a.player, b.player), (a.kind, b.kind), speeds, result.cell,
+            self.combat.winner, result.both_hit))
         loser = None if winner is None else self.opponent(winner)
         self._mark_hits(winner, result)
         self._record_hits(winner, loser, result)
@@ -223,9 +233,10 @@ class CombatSteps(ComboSteps):
             if opener is not None:
                 opened = yield from self._rewind_and_combo(loser, winner, opener)
                 yield from rules.after_card_combo(self, loser, winner, opened)
-            elif self.diagnosing is not None:
+            elif self.diagnosing is not None \
+                    and type(self.diagnosing.action) in _NO_COMBO_KINDS:
                 self._skipped_no_combo(winner, loser, result)
-        elif self.diagnosing is not None:
+        elif self.diagnosing is not None and type(self.diagnosing.action) in _NO_COMBO_KINDS:
             self._skipped_no_combo(winner, loser, result)
         yield from self._end_of_combat(winner, loser, result)
 
@@ -389,8 +400,7 @@ class CombatSteps(ComboSteps):
                 continue
             # Cannot pay (only reachable under FAQ_PENALTY and DE_VOID).
             assert ps.combat_card is not None
-            self.discard(ps, ps.combat_card)
-            ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
+            self.void(ps, "CF-08", "its Ace cost was not paid")
             if self.ruleset.illegalAce is not IllegalAce.FAQ_PENALTY:
                 continue
             opp = self.opponent(ps)
@@ -438,6 +448,7 @@ class CombatSteps(ComboSteps):
             ps.hand.remove(c)
             self.discard(ps, c)
         ps.paid_this_combat.extend(paid)
+        self.journal.record(AcesPaid(self.turn, step, ps.player, tuple(paid)))
         return paid
 
     def _apply_voids(self) -> None:
@@ -448,7 +459,13 @@ class CombatSteps(ComboSteps):
                 continue
             if cb.knockdown_voids(ps.kind, ps.combat_card.rank, opp.kind, opp.combat_move,
                                   self.ruleset):
-                self.void(ps)
+                # a revealed attack turned at C4 into its dodge or block end (Unstable Power)
+                turned = ps.revealed_kind != ps.kind
+                if ps.kind == cb.DODGE:
+                    self.void(ps, "KD-4", "knocked down (turned into a dodge)" if turned
+                              else "knocked down")
+                else:
+                    self.void(ps, "KD-5", "mixup (turned into a block)" if turned else "mixup")
 
     def _mark_hits(self, winner: PlayerState | None, result: cb.CombatResult) -> None:
         """GL-HIT: which combat cards hit (winning attacks, throws and Gold Bursts; both

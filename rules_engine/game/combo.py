@@ -25,12 +25,14 @@ from rules_engine.errors import (
 )
 from rules_engine.game.power_up import PowerUpSteps
 from rules_engine.journal import (
+    AcesPaid,
     Bluffed,
     ComboEnded,
     DamageDealt,
     Hit,
     JokerUsed,
     Knockdown,
+    KnockdownAvoided,
     Thrown,
 )
 from rules_engine.modifiers import (
@@ -208,7 +210,9 @@ class ComboSteps(PowerUpSteps):
                         lambda p: [Accept(), Pass()])
                     if isinstance(action, Accept):
                         yield from self._draw(loser, "C11", 2)
-                self._record_combo(winner, chains, prevented)
+                rewound = tuple(i for i, (_, e) in enumerate(by_seat) if e not in immune
+                                and (e.played_in_c10 or e.pumps)) if prevented > 0 else ()
+                self._record_combo(winner, chains, prevented, rewound)
                 return opened  # RW-10: skip C12
             self.journal.record(Bluffed(self.turn, "C11", loser.player))
         # C12: combo damage one card at a time, KO check after each (END-2).
@@ -333,7 +337,8 @@ class ComboSteps(PowerUpSteps):
         if not isinstance(action, Accept | Pass):
             raise RuleViolation("RW-8", "accept or pass the Rewind Time draw")
 
-    def _record_combo(self, winner: PlayerState, chains: list[int], prevented: int) -> None:
+    def _record_combo(self, winner: PlayerState, chains: list[int], prevented: int,
+                      rewound: tuple[int, ...] = ()) -> None:
         if not self.combo:
             return
         total = sum(self._entry_damage(by, e) for by, e in self._by_seat(winner))
@@ -349,7 +354,7 @@ class ComboSteps(PowerUpSteps):
             moves=len(self.combo), points=points,
             pumps=sum(len(e.pumps) for e in self.combo),
             damage=total - prevented, prevented=prevented, chains=chains,
-            hit_back=self.combat.run.hit_back)))
+            hit_back=self.combat.run.hit_back, rewound=rewound)))
 
     def _check_face_down(self, player: PlayerId, action: Action) -> None:
         if isinstance(action, Pass):
@@ -589,6 +594,8 @@ class ComboSteps(PowerUpSteps):
             ps.hand.remove(c)
             self.discard(ps, c)
         ps.paid_this_combat.extend(action.aces)
+        if action.aces:
+            self.journal.record(AcesPaid(self.turn, "C10", ps.player, tuple(action.aces)))
         ps.hit_this_combat = True  # GL-HIT: every combo move hits at once
         run = self.combat.run
         run.add(ps.player, ComboEntry(action.card, m), m.combo_points or 0)
@@ -639,11 +646,22 @@ class ComboSteps(PowerUpSteps):
                         hits.append(self.opponent(ps))
             # KD-7: both knocked down = neither; a team mode's snapback may switch the target
             # out instead (SB-1, SB-2)
-            if len(hits) == 1 and not (yield from self.mode.snapback(self, hits[0])):
-                hits[0].knockdown_next = True
-                self.journal.record(Knockdown(self.turn, "C13", hits[0].player,
-                                      self.opponent(hits[0]).player))
-                yield from self.react()
+            if len(hits) == 1:
+                target, by = hits[0], self.opponent(hits[0])
+                snapback = yield from self.mode.snapback(self, target)
+                if snapback is None:
+                    target.knockdown_next = True
+                    self.journal.record(Knockdown(self.turn, "C13", target.player, by.player,
+                                                  True))
+                    yield from self.react()
+                else:
+                    self.journal.record(KnockdownAvoided(
+                        self.turn, "C13", target.player, by.player, "SB-2",
+                        self.table.active(self.table.side_of(target.player)), snapback))
+            else:
+                for ps in hits:
+                    self.journal.record(KnockdownAvoided(self.turn, "C13", ps.player,
+                                                         self.opponent(ps).player, "KD-7"))
         if self.mode.assists is not None:  # assists hook: assists discarded (AS-13)
             self.mode.assists.clear(self)
         # (b) end-of-combat window.

@@ -41,11 +41,14 @@ from rules_engine.journal import (
     ComboEnded,
     DamageDealt,
     Drew,
+    Entered,
     Event,
     Healed,
     JokerUsed,
     Journal,
     Knockdown,
+    TurnEnded,
+    Voided,
 )
 from rules_engine.modes import Bout, ModeRules
 from rules_engine.modifiers import (
@@ -212,6 +215,8 @@ class GameCore:
         self.controllers: dict[PlayerId, PlayerId] = {}
         self.skip_to_combat = False  # card text: the phases up to next turn's combat are skipped
         self.journal = Journal()
+        for ps in self.players:  # who plays each seat (the acting character of its events)
+            self.journal.record(Entered(0, "S-5", ps.player, ps.character.id))
         self._delivered = 0
         # per seat: the cards at the top of its deck whose order card text made known to that
         # player (Research and Development), top first; emptied by every shuffle
@@ -438,6 +443,7 @@ class GameCore:
         self.seat_table(self.table)
         self._index_rules()
         self.teams[side].enter(ch.id)
+        self.journal.record(Entered(self.turn, self.step, seat, ch.id))
         if fresh_deal:
             ps.deck = list(deck_for(self.ruleset.jokers is Jokers.INCLUDED))
             if self.rng is not None:
@@ -449,6 +455,7 @@ class GameCore:
         the discard piles, "this combat" and "this turn" effects end with the turn, both
         characters' knockdowns are cleared (OQ-17), and card text of a defeated character
         stops applying to the other side (modifiers it put on the winner)."""
+        self.journal.record(TurnEnded(self.turn, self.step, self.life, self.initiative))
         for ps in self.players:
             for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo
                                                     if self.combo_seat is ps.player
@@ -844,7 +851,8 @@ class GameCore:
             if rules[ps.player].can_act(self, ps, window):
                 break
         else:
-            if self.diagnosing is not None:
+            # (the probe's kind first: a diagnosing replay offers every event to this check)
+            if self.diagnosing is not None and type(self.diagnosing.action) is UseAbility:
                 self.skipped(step, tuple(ps.player for ps in self.seated), (UseAbility,),
                              lambda p, a: self._probe_window(p, a, window))
             return  # nobody can act: the window closes without a decision
@@ -853,7 +861,7 @@ class GameCore:
         while passes < len(self.seated):
             ps = self.players[current]
             if not rules[current].can_act(self, ps, window):
-                if self.diagnosing is not None:
+                if self.diagnosing is not None and type(self.diagnosing.action) is UseAbility:
                     self.skipped(step, (current,), (UseAbility,),
                                  lambda p, a: self._probe_window(p, a, window))
                 passes += 1
@@ -1101,9 +1109,12 @@ class GameCore:
             ps.knocked_down = True
         self.journal.record(Knockdown(self.turn, self.step, ps.player, by.player))
 
-    def void(self, ps: PlayerState) -> None:
-        """M-VOID: discard ``ps``'s combat card at once; ``ps`` is no-card for this combat."""
+    def void(self, ps: PlayerState, rule: str = "M-VOID", reason: str = "void") -> None:
+        """M-VOID: discard ``ps``'s combat card at once; ``ps`` is no-card for this combat.
+        Journalled (``Voided``) with the ``rule`` and ``reason`` that voided it."""
         if ps.combat_card is not None:
+            self.journal.record(Voided(self.turn, self.step, ps.player, ps.combat_card,
+                                       ps.revealed_kind, rule, reason))
             self.discard(ps, ps.combat_card)
         ps.combat_card, ps.combat_move, ps.kind = None, None, cb.NONE
 

@@ -49,7 +49,7 @@ class PowerUpSteps(GameCore):
         if not has_set and not (chain and (self.search_targets(ps, ps.discard, True)
                                            or self.search_targets(ps, ps.deck, True))) \
                 and not ace_tags:
-            if self.diagnosing is not None:
+            if self.diagnosing is not None and type(self.diagnosing.action) is PowerUp:
                 self.skipped("P2", (ps.player,), (PowerUp,),
                              lambda p, a: self._check_power_up(ps, a, chain))
             return  # nothing to discard, and no chain Aces to take (or none left to find)
@@ -147,7 +147,7 @@ class PowerUpSteps(GameCore):
                                     self.mode.hand_limit(self, ps, HAND_LIMIT_HL2))
         excess = len(ps.hand) - limit
         if excess <= 0:
-            if self.diagnosing is not None:
+            if self.diagnosing is not None and type(self.diagnosing.action) is Discard:
                 self.skipped("K2", (ps.player,), (Discard,), lambda p, a: self._no_discard(
                     ps, limit))
             return

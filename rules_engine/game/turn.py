@@ -44,6 +44,7 @@ from rules_engine.errors import (
 )
 from rules_engine.game.core import OPENING_HAND, GameOver
 from rules_engine.game.views import Views
+from rules_engine.journal import TurnEnded
 from rules_engine.modes import BoutOver, mode_rules
 from rules_engine.modifiers import DRAW_COUNT, Expiry
 
@@ -273,6 +274,7 @@ class Game(Views):
                 self._skipped_phase("P1", (UseAbility,))
                 self._skipped_phase("P2", (PowerUp, Search))
                 self._skipped_phase("K1", (UseAbility,))
+            self.journal.record(TurnEnded(self.turn, self.step, self.life, self.initiative))
         else:
             # T5: Power Up (P1 opens it: Power Up text, WIN-POWERUP).
             yield from self.window("P1", "power_up")
@@ -282,6 +284,7 @@ class Game(Views):
             # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
             yield from self.window("K1", "end_of_turn")
             self.step = "K1"
+            self.journal.record(TurnEnded(self.turn, "K1", self.life, self.initiative))
             hooked = self._hooked["at_end_of_turn"]
             if hooked:  # mandatory "at the end of the turn" text, INI-6
                 for ps in self.order():

@@ -325,7 +325,7 @@ def test_the_journal_records_throws_blocks_knockdowns_and_damage() -> None:
     events = g.journal
     assert Hit(1, "C6", P2, P1) in events and Thrown(1, "C6", P2, P1) in events
     assert DamageDealt(1, "C8", P2, P1, 7, "combat") in events
-    assert Knockdown(1, "C13", P2, P1) in events
+    assert Knockdown(1, "C13", P2, P1, combat=True) in events  # the combat's (C13a)
     assert g.totals(P1).knockdowns_inflicted == 1 and g.totals(P1).damage_dealt["combat"] == 7
     # and a block that beats an attack is journalled as a block
     g2 = recorded_game("5C 2C 3C 4C 6C 8C 9C", PLAIN)

@@ -73,3 +73,37 @@ def test_aces_spent_count_every_ace_played_and_nothing_else() -> None:
             seen_aces |= spent > 0
             seen_none |= spent == 0
     assert seen_aces and seen_none  # the sample has both kinds of game
+
+
+def test_aces_spent_add_the_extra_aces_the_game_journalled_as_paid() -> None:
+    """Issue 30: the extra Aces a super's cost took are the journal's (``AcesPaid``), not
+    worked out from the card data: Vendetta's Maximum Ven paid at C3 and then voided by
+    Acrobatics at C4 still spent its extra Ace."""
+    from rules_engine.journal import AcesPaid
+    from rules_engine.replay import replay as replay_log
+    from rules_engine.team import Mode
+    from tests.rules_engine.journal_agreement import seeded_game
+
+    game, log = seeded_game(Mode.VERSUS, 10)  # Vendetta against BBB
+    text = log.dumps()
+    facts = game_facts_extract(log_text=text, verdict=replay_log(text).to_dict())
+    paid = {0: 0, 1: 0}
+    for e in game.journal:
+        if type(e) is AcesPaid:
+            paid[e.seat.value] += len(e.cards)
+    turns = timeline(text)
+    paid_then_void = any(
+        type(e) is AcesPaid and turns[e.turn - 1].players[e.seat].combat_card is not None
+        and turns[e.turn - 1].players[e.seat].combat_card.played == "void"
+        for e in game.journal)
+    assert paid_then_void and paid[0] > 0
+    for seat in (1, 2):
+        played = 0
+        for t in turns:
+            card = t.players[seat - 1].combat_card
+            if card is not None and card.played == "card" and (card.card or "")[:1] == "A":
+                played += 1
+            if t.combo is not None and t.combo.player.value == seat - 1:
+                played += sum(1 for m in t.combo.moves
+                              if not m.combat_card and m.card.startswith("A"))
+        assert facts.sides[seat].counters["aces_spent"] == played + paid[seat - 1]

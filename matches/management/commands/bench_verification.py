@@ -54,8 +54,8 @@ from matches.services import batch_progress, logs_reverify_bulk, match_log_submi
 from matches.services.batches import DEFAULT_CHUNK_SIZE
 from matches.services.verification import match_log_verify, match_runs_verify
 from rules_engine.cards import characters
+from rules_engine.judge import judge
 from rules_engine.selfplay import play_game
-from rules_engine.timeline import replay_with_timeline
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -316,9 +316,9 @@ class Command(BaseCommand):
             return (time.process_time() - cpu) / logs * 1000
 
         documents = {text: engine._schema_checked(text)[0] for text in chosen}
-        timelines = {text: replay_with_timeline(documents[text])[1] for text in chosen}
+        timelines = {text: judge(documents[text]).turns for text in chosen}
         schema = per_log(engine._schema_checked)
-        replayed = per_log(lambda text: replay_with_timeline(documents[text]))
+        replayed = per_log(lambda text: judge(documents[text]))
         json_form = per_log(lambda text: [turn.to_dict() for turn in timelines[text] or []])
         judged = per_log(engine.log_judge)
         matches, _, _ = self._matches(logs, users=(user, Player.objects.get(

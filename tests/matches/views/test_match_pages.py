@@ -237,7 +237,7 @@ def test_page_renders_when_the_engine_fails_on_a_log(
         raise KeyError("engine bug")
 
     monkeypatch.setattr(engine, "log_judge", broken)
-    monkeypatch.setattr(engine, "timeline", broken)
+    monkeypatch.setattr(engine, "judge", broken)  # the analyses' one replay
     match = versus_match()
     submitted(match, self_play_log_text(), django_capture_on_commit_callbacks)
     response = client.get(f"/matches/{match.pk}/")
