@@ -31,6 +31,7 @@ from simulations.montecarlo.tables import (
     simulate_round_robin,
     simulate_swiss,
 )
+from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.formats import round_robin as rr
 from tournaments.formats.elimination import double_elimination, single_elimination
 from tournaments.models import (
@@ -42,6 +43,7 @@ from tournaments.models import (
     SetResultChange,
     Stage,
 )
+from tournaments.services.common import require_organizer, stage_has_started
 from tournaments.services.seeding import (
     entrants_in_seed_order,
     event_seeding_set,
@@ -341,7 +343,14 @@ def event_seeding_simulated(*, event: Event, actor: Any, runs: int | None = None
                             seed: int = 0) -> list[Entrant]:
     """Seed by expected finish: the first stage's format (any kind; single elimination when the
     event has no stage yet) simulated from the rating seeding; applied by the ordinary seeding
-    service. Groups: the expected place in one's group."""
+    service. Groups: the expected place in one's group.
+
+    Permission and the event's state are checked before the simulation (seconds of CPU for a
+    large event): a refused caller costs a query, not a simulation."""
+    require_organizer(event=event, actor=actor)
+    if stage_has_started(event) or event.status in (Event.Status.RUNNING, Event.Status.FINISHED):
+        raise TournamentError(TournamentErrorCode.STAGE_STARTED,
+                              f"{event.name} has started: its seeding can no longer change")
     by_rating = seeding_preview(event=event, method="rating")
     stage = event.stages.order_by("order", "id").first()
     if stage is None:
