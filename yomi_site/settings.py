@@ -279,6 +279,13 @@ YOMI_RATE_LIMITS = {
     "submit_ip": os.environ.get("YOMI_RATE_SUBMIT_IP", "60/m"),
     "signup_ip": os.environ.get("YOMI_RATE_SIGNUP_IP", "10/h"),
 }
+# A room's websocket (rooms.guards, docs/security.md): messages per connection and per address,
+# connections opened per address. Counted in each ASGI process's memory.
+YOMI_ROOM_RATES = {
+    "message_connection": os.environ.get("YOMI_RATE_ROOM_MESSAGES", "20/second"),
+    "message_address": os.environ.get("YOMI_RATE_ROOM_MESSAGES_IP", "200/second"),
+    "connect": os.environ.get("YOMI_RATE_ROOM_CONNECTS_IP", "120/minute"),
+}
 # The cache: local memory for the embedded default (one process, nothing to install), Redis
 # (shared by every web process) with REDIS_URL. Short timeouts: if Redis is down the limits
 # are skipped (logged), the site keeps answering.
