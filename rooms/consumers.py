@@ -41,10 +41,13 @@ def _connect_state(room_id: int, user: Any) -> list[tuple[str, dict[str, Any]]] 
 
 logger = logging.getLogger(__name__)
 
-# Refused messages over the rate a connection may send before it is closed (code 4429): a
-# client that keeps flooding is cut off, so its frames stop costing anything.
+# Refused messages over the rate a connection may send before it is closed (code 4429), and
+# frames that are no room message at all (code 4400): a client that keeps flooding is cut off,
+# and whatever it had already sent is dropped unread.
 MAX_OVER_RATE = 100
+MAX_BAD_FRAMES = 10
 CLOSE_RATE_LIMITED = 4429
+CLOSE_BAD_FRAMES = 4400
 
 
 def _address(scope: dict[str, Any]) -> str:
@@ -64,6 +67,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     room_id: int
     audiences: tuple[str, ...] = ()
     over_rate = 0  # messages refused for the rate so far
+    bad_frames = 0  # frames refused as no room message
+    cut_off = False  # closed by the server: frames still queued are dropped unread
     refused_rate_at = 0.0  # when the last rate refusal was sent (one a second at most)
 
     async def connect(self) -> None:
@@ -104,11 +109,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data: str | None = None,
                       bytes_data: bytes | None = None, **kwargs: Any) -> None:
         """Every frame: the rates, then the frame, then (players only) the services."""
+        if self.cut_off:
+            return
         if not (guards.rate_allows("message_connection", self.channel_name)
                 and guards.rate_allows("message_address", self.address)):
             self.over_rate += 1
             if self.over_rate > MAX_OVER_RATE:
-                await self.close(code=CLOSE_RATE_LIMITED)
+                await self._cut_off(CLOSE_RATE_LIMITED)
                 return
             now = time.monotonic()
             if now - self.refused_rate_at >= 1:
@@ -120,6 +127,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             content = guards.frame_read(text_data, bytes_data)
         except RoomError as error:
+            self.bad_frames += 1
+            if self.bad_frames > MAX_BAD_FRAMES:
+                await self._cut_off(CLOSE_BAD_FRAMES)
+                return
             await self._refuse(error)
             return
         if not self.plays:
@@ -128,6 +139,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                                content.get("ref"))
             return
         await self.receive_json(content)
+
+    async def _cut_off(self, code: int) -> None:
+        self.cut_off = True
+        logger.warning("room %s: connection from %s cut off (%s): %d over the rate, %d bad "
+                       "frames", self.room_id, self.address, code, self.over_rate,
+                       self.bad_frames)
+        await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
         for audience in self.audiences:
