@@ -29,10 +29,11 @@ from matches.api.serializers import (
     MatchSerializer,
     SubmissionSerializer,
 )
-from matches.api.unavailable import database_unavailable_response
+from matches.api.unavailable import database_unavailable_response, submission_answered
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import LogEndorsement, Match, MatchSide, VerificationRun
 from matches.ratelimits import submission_rate_check
+from matches.services.matches import match_authorize_player_or_manager
 
 HTTP_STATUS = {
     MatchErrorCode.NOT_ALLOWED: status.HTTP_403_FORBIDDEN,
@@ -121,15 +122,18 @@ class MatchLogSubmitApi(MatchServiceApi):
                    **ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
+        # who may submit, before the body is read (a log can be 2 MB)
+        match = self.get_match(pk)
+        match_authorize_player_or_manager(match, request.user, "submit a log")
         submission_rate_check(request)
         data = self.LogSubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         log_bytes = _log_bytes(data.validated_data)
-        outcome = services.match_log_submit(
-            match=self.get_match(pk), submitted_by=request.user, log_bytes=log_bytes
-        )
-        body = _submission_body(outcome)
-        return Response(body, status=status.HTTP_201_CREATED if outcome.is_new else 200)
+        return submission_answered(
+            lambda: services.match_log_submit(match=match, submitted_by=request.user,
+                                              log_bytes=log_bytes),
+            _submission_body, log_bytes=log_bytes, user=request.user, match_id=match.pk,
+            created=lambda outcome: outcome.is_new)
 
 
 class SoloRunSubmitApi(MatchServiceApi):
@@ -150,10 +154,11 @@ class SoloRunSubmitApi(MatchServiceApi):
         submission_rate_check(request)
         data = MatchLogSubmitApi.LogSubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        outcome = services.solo_run_submit(user=request.user,
-                                           log_bytes=_log_bytes(data.validated_data))
-        body = _submission_body(outcome)
-        return Response(body, status=status.HTTP_201_CREATED)
+        log_bytes = _log_bytes(data.validated_data)
+        return submission_answered(
+            lambda: services.solo_run_submit(user=request.user, log_bytes=log_bytes),
+            _submission_body, log_bytes=log_bytes, user=request.user, match_id=None,
+            created=lambda outcome: True)
 
 
 def _submission_body(outcome: services.SubmissionOutcome) -> dict[str, Any]:

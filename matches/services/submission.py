@@ -72,7 +72,10 @@ def match_log_submit(
     Sending the same bytes again is the same submission (no new row). The opponent sending the
     identical log counts as their confirmation (docs/architecture.md, the flow of a match).
     """
-    # Reading happens before any lock or write: a bad log is refused with nothing stored.
+    # Who may submit is checked first (without the lock; again under it): reading a log is
+    # work a stranger must not cause. Reading happens before any lock or write: a bad log is
+    # refused with nothing stored.
+    match_authorize_player_or_manager(match, submitted_by, "submit a log")
     text, readable = log_text_read(log_bytes)
     log_mode, log_characters = readable.mode, readable.characters
     sha256 = hashlib.sha256(log_bytes).hexdigest()

@@ -53,15 +53,30 @@ class Stats:
         self.round_trips: list[float] = []
         self.errors: list[str] = []
         self.finished = 0
+        self.reconnects = 0  # handshakes tried again
 
 
 async def _player(url: str, origin: str, cookie: str, seat: str, rng: random.Random,
                   think: tuple[float, float], deadline: float, stats: Stats) -> None:
     import websockets
 
+    # players arrive over a couple of seconds, not in one millisecond (a burst of 100
+    # handshakes overflows the listen backlog on a loaded machine); a failed handshake is
+    # tried again, and counted
+    await asyncio.sleep(rng.uniform(0, 3))
+    for attempt in range(4):
+        try:
+            ws = await websockets.connect(url, origin=origin,
+                                          additional_headers={"Cookie": cookie})
+            break
+        except (OSError, websockets.InvalidMessage, TimeoutError) as exc:
+            stats.reconnects += 1
+            if attempt == 3:
+                stats.errors.append(f"{seat}: could not connect: {exc}")
+                return
+            await asyncio.sleep(1 + rng.random())
     try:
-        async with websockets.connect(url, origin=origin,
-                                      additional_headers={"Cookie": cookie}) as ws:
+        async with ws:
             sent_at: float | None = None
             mine_at_send = 0
             while time.monotonic() < deadline:
@@ -249,7 +264,8 @@ class Command(BaseCommand):
             f"matches {len(plans)}, clients {2 * len(plans)}, duration {duration:.1f} s, "
             f"choices {len(rts)} ({len(rts) / duration:.0f}/s), games finished {finished_rooms}, "
             f"round trip p50 {p50:.1f} ms, p95 {p95:.1f} ms, p99 {p99:.1f} ms, "
-            f"max {rts[-1] * 1000:.1f} ms, errors {len(stats.errors)}"
+            f"max {rts[-1] * 1000:.1f} ms, errors {len(stats.errors)}, handshakes retried "
+            f"{stats.reconnects}"
         )
         if health:
             self.stdout.write(f"/healthz p95 {_p95(health) * 1000:.1f} ms, "
