@@ -324,6 +324,11 @@ CELERY_BEAT_SCHEDULE = {
     "simulation-chunks-requeue": {
         "task": "simulations.tasks.matchup_jobs_sweep_task", "schedule": YOMI_SWEEP_INTERVAL,
     },
+    # notification mails still owed after a broker or mail outage (issue 31)
+    "notification-mails-owed": {
+        "task": "notifications.tasks.notification_emails_owed_send_task",
+        "schedule": YOMI_SWEEP_INTERVAL,
+    },
     "stale-work-requeue": {
         "task": "matches.tasks.stale_work_requeue_task", "schedule": YOMI_SWEEP_INTERVAL,
     },
