@@ -23,6 +23,7 @@ class MatchErrorCode(StrEnum):
     LOG_MODE_MISMATCH = "log_mode_mismatch"
     LOG_PICKS_MISMATCH = "log_picks_mismatch"
     RATE_LIMITED = "rate_limited"
+    LOG_CHANGED = "log_changed"  # the log waiting for confirmation is not the one named
 
 
 class MatchError(Exception):

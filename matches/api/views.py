@@ -44,6 +44,7 @@ HTTP_STATUS = {
     MatchErrorCode.LOG_MODE_MISMATCH: status.HTTP_400_BAD_REQUEST,
     MatchErrorCode.LOG_PICKS_MISMATCH: status.HTTP_409_CONFLICT,
     MatchErrorCode.RATE_LIMITED: status.HTTP_429_TOO_MANY_REQUESTS,
+    MatchErrorCode.LOG_CHANGED: status.HTTP_409_CONFLICT,
 }
 ERRORS = {
     400: OpenApiResponse(MatchErrorSerializer, description="bad input"),
@@ -195,12 +196,25 @@ def _log_bytes(validated: dict[str, Any]) -> bytes:
     return json.dumps(validated["log"]).encode("utf-8")
 
 
-class MatchLogConfirmApi(MatchServiceApi):
-    """The other side confirms the verified log; the result then becomes final."""
+def _log_named(request: Request) -> int:
+    """The ``log`` a confirmation names; LOG_UNNAMED (refused by the service after it checked
+    who asks) when it names none or no readable id."""
+    raw = request.data.get("log") if hasattr(request.data, "get") else None
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else (
+        int(raw) if isinstance(raw, str) and raw.isdigit() else services.LOG_UNNAMED)
 
-    @extend_schema(request=None, responses={200: MatchSerializer, **ERRORS})
+
+class MatchLogConfirmApi(MatchServiceApi):
+    """The other side confirms the verified log it read (``log``: its id); the result then
+    becomes final. Another log waiting instead (swapped in meanwhile) is refused (409)."""
+
+    class ConfirmInputSerializer(serializers.Serializer):
+        log = serializers.IntegerField(min_value=1, help_text="the id of the log confirmed")
+
+    @extend_schema(request=ConfirmInputSerializer, responses={200: MatchSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        match = services.match_log_confirm(match=self.get_match(pk), user=request.user)
+        match = services.match_log_confirm(match=self.get_match(pk), user=request.user,
+                                           log_id=_log_named(request))
         return Response(MatchSerializer(match).data)
 
 
@@ -209,13 +223,16 @@ class MatchLogDisputeApi(MatchServiceApi):
 
     class DisputeInputSerializer(serializers.Serializer):
         reason = serializers.CharField(max_length=2000)
+        log = serializers.IntegerField(min_value=1, required=False,
+                                       help_text="the id of the log disputed (required)")
 
     @extend_schema(request=DisputeInputSerializer, responses={201: DisputeSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
         data = self.DisputeInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         dispute = services.match_log_dispute(
-            match=self.get_match(pk), user=request.user, reason=data.validated_data["reason"]
+            match=self.get_match(pk), user=request.user, reason=data.validated_data["reason"],
+            log_id=data.validated_data.get("log", services.LOG_UNNAMED),
         )
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 

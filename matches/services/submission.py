@@ -75,13 +75,13 @@ def match_log_submit(
     # Who may submit is checked first (without the lock; again under it): reading a log is
     # work a stranger must not cause. Reading happens before any lock or write: a bad log is
     # refused with nothing stored.
-    match_authorize_player_or_manager(match, submitted_by, "submit a log")
+    side = match_authorize_player_or_manager(match, submitted_by, "submit a log")
     text, readable = log_text_read(log_bytes)
     log_mode, log_characters = readable.mode, readable.characters
     sha256 = hashlib.sha256(log_bytes).hexdigest()
     with transaction.atomic():
+        # (a match's players never change: a set whose entrants change cancels its match)
         match = Match.objects.select_for_update().get(pk=match.pk)
-        side = match_authorize_player_or_manager(match, submitted_by, "submit a log")
         if log_mode != match.mode:
             raise MatchError(
                 MatchErrorCode.LOG_MODE_MISMATCH,

@@ -69,7 +69,7 @@ async def _player(url: str, origin: str, cookie: str, seat: str, rng: random.Ran
             ws = await websockets.connect(url, origin=origin,
                                           additional_headers={"Cookie": cookie})
             break
-        except (OSError, websockets.InvalidMessage, TimeoutError) as exc:
+        except (OSError, websockets.InvalidHandshake, TimeoutError) as exc:
             stats.reconnects += 1
             if attempt == 3:
                 stats.errors.append(f"{seat}: could not connect: {exc}")
