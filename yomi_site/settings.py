@@ -278,6 +278,8 @@ YOMI_RATE_LIMITS = {
     "submit_user": os.environ.get("YOMI_RATE_SUBMIT_USER", "12/m"),
     "submit_ip": os.environ.get("YOMI_RATE_SUBMIT_IP", "60/m"),
     "signup_ip": os.environ.get("YOMI_RATE_SIGNUP_IP", "10/h"),
+    "reset_ip": os.environ.get("YOMI_RATE_RESET_IP", "10/h"),
+    "reset_email": os.environ.get("YOMI_RATE_RESET_EMAIL", "3/h"),
 }
 # A room's websocket (rooms.guards, docs/security.md): messages per connection and per address,
 # connections opened per address. Counted in each ASGI process's memory.

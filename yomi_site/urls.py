@@ -20,6 +20,8 @@ urlpatterns = [
     path("", include("rooms.urls")),  # match rooms, practice, replays (issue 22)
     # before the auth URLs: the same name, with rate limits (issue 11)
     path("accounts/login/", views.RateLimitedLoginView.as_view(), name="login"),
+    path("accounts/password_reset/", views.RateLimitedPasswordResetView.as_view(),
+         name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("accounts/", include("accounts.urls")),
     path("notifications/", include("notifications.urls")),
