@@ -15,6 +15,11 @@ from tournaments.models import Event
 pytestmark = pytest.mark.django_db(transaction=True)  # commits, as under `make run`
 
 
+@pytest.fixture(autouse=True)
+def _demo_site(settings) -> None:
+    settings.DEBUG = True  # seed_demo runs only on a development or demo site (issue 31)
+
+
 def test_seed_demo_fills_the_statistics(client) -> None:
     call_command("seed_demo", verbosity=0)
     from_logs = Match.objects.filter(status=Match.Status.CONFIRMED,
