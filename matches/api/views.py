@@ -45,6 +45,7 @@ HTTP_STATUS = {
     MatchErrorCode.LOG_PICKS_MISMATCH: status.HTTP_409_CONFLICT,
     MatchErrorCode.RATE_LIMITED: status.HTTP_429_TOO_MANY_REQUESTS,
     MatchErrorCode.LOG_CHANGED: status.HTTP_409_CONFLICT,
+    MatchErrorCode.MATCH_STORAGE_FULL: status.HTTP_409_CONFLICT,
 }
 ERRORS = {
     400: OpenApiResponse(MatchErrorSerializer, description="bad input"),
