@@ -17,7 +17,7 @@ from matches.models import Dispute, MatchLog, MatchSide
 from notifications.models import Notification
 from notifications.services import notify
 from tournaments.announcements import sets_ready
-from tournaments.models import Entrant, EntrantMember, Set
+from tournaments.models import Entrant, EntrantMember, Event, Set
 from tournaments.signals import waitlist_promoted
 
 
@@ -74,6 +74,10 @@ def on_dispute_opened(sender: Any, instance: Dispute, created: bool, **kwargs: A
     told = set(MatchSide.objects.filter(match_id=dispute.match_id)
                .values_list("player__user_id", flat=True))
     told |= set(dispute.match.managers.values_list("pk", flat=True))
+    # an event's match has no managers of its own: its event's organizers decide (issue 31)
+    told |= set(Event.organizers.through.objects.filter(
+        event__stages__sets__set_matches__match_id=dispute.match_id,
+    ).values_list("user_id", flat=True))
     told.discard(dispute.opened_by_id)
     notify(
         users=told, kind=Notification.Kind.DISPUTE_OPENED,

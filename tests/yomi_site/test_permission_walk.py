@@ -202,3 +202,61 @@ def test_every_url_refuses_before_any_work_and_writes_nothing(settings: Any) -> 
     routes = {a.route for a in asked}
     assert len(routes) >= 110  # every pattern of the site was asked
     assert "simulations:event-seed" in routes
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_every_websocket_route_refuses_outsiders_before_any_work() -> None:
+    """Every websocket pattern (the match rooms'), as the same three roles: each message kind
+    is refused without a write and within the CPU budget (process time: the socket's work runs
+    in other threads)."""
+    from asgiref.sync import async_to_sync
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+    from django.contrib.auth.models import AnonymousUser
+
+    from rooms.models import Room, RoomEvent
+    from rooms.routing import websocket_urlpatterns
+    from tests.rooms.helpers import match_room
+
+    _match, room = match_room()
+    roles = {"anonymous": AnonymousUser(), "player": PlayerFactory().user,
+             "organizer": EventFactory().organizers.first()}
+    messages = [{"type": "choose", "action": {"action": "no_card"}}, {"type": "clock"},
+                {"type": "pick", "character": "grave"}, {"type": "nonsense"}]
+    router = URLRouter(websocket_urlpatterns)
+    covered, slow = [], []
+
+    def app_for(user: Any):
+        async def app(scope, receive, send):
+            return await router(dict(scope, user=user, client=("10.9.0.1", 1)), receive, send)
+        return app
+
+    async def walk() -> None:
+        for pattern in websocket_urlpatterns:
+            path = "/" + str(pattern.pattern).replace("<int:room_id>", str(room.pk))
+            for role, user in roles.items():
+                client = WebsocketCommunicator(app_for(user), path)
+                connected, _ = await client.connect(timeout=10)
+                assert connected, (path, role)
+                state = await client.receive_json_from(timeout=10)
+                assert state["you"] is None and state["legal"] == []  # a spectator's view
+                for message in messages:
+                    await client.send_json_to(message)  # warm
+                    await client.receive_json_from(timeout=10)
+                    start = time.process_time()
+                    await client.send_json_to(message)
+                    refused = await client.receive_json_from(timeout=10)
+                    cpu = time.process_time() - start
+                    assert refused["type"] == "refused", (path, role, message, refused)
+                    if cpu > REFUSAL_CPU_BUDGET:
+                        slow.append(f"{role} {message['type']} {path}: {cpu * 1000:.1f} ms")
+                    covered.append((path, role, message["type"]))
+                await client.disconnect()
+
+    version = Room.objects.get(pk=room.pk).version
+    async_to_sync(walk)()
+    assert not slow, slow
+    assert len(covered) == len(websocket_urlpatterns) * len(roles) * len(messages)
+    assert Room.objects.get(pk=room.pk).version == version
+    assert not RoomEvent.objects.filter(room=room).exists()
