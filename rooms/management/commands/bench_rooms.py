@@ -141,13 +141,16 @@ def _flood_process(url: str, origin: str, seconds: float, out: Any) -> None:
                     reader = asyncio.create_task(drain())
                     i = 0
                     while time.monotonic() < deadline and not reader.done():
-                        await ws.send(FLOOD_FRAMES[i % len(FLOOD_FRAMES)])
+                        # a server that stopped reading must not hold the flooder past the end
+                        await asyncio.wait_for(ws.send(FLOOD_FRAMES[i % len(FLOOD_FRAMES)]),
+                                               timeout=max(0.1, deadline - time.monotonic()))
                         counts["sent"] += 1
                         i += 1
                         if i % 50 == 0:
                             await asyncio.sleep(0)
                     reader.cancel()
-            except Exception:  # closed, refused: an attacker connects again
+                    await asyncio.gather(reader, return_exceptions=True)
+            except Exception:  # closed, refused, timed out: an attacker connects again
                 counts["cut_off"] += 1
                 await asyncio.sleep(0.05)
 
@@ -247,9 +250,15 @@ class Command(BaseCommand):
         started = time.monotonic()
         asyncio.run(run())
         duration = time.monotonic() - started
-        flooded = [results.get(timeout=30) for _ in flooders]
+        flooded = []
         for flooder in flooders:
-            flooder.join(timeout=10)
+            try:
+                flooded.append(results.get(timeout=30))
+            except Exception:  # queue.Empty: it hung; the figures above stand
+                stats.errors.append("a flooder did not report")
+            flooder.join(timeout=5)
+            if flooder.is_alive():
+                flooder.terminate()
         if pid:
             memory.append(_rss_mb(pid))
         rts = sorted(stats.round_trips)
