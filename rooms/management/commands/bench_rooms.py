@@ -57,7 +57,8 @@ class Stats:
 
 
 async def _player(url: str, origin: str, cookie: str, seat: str, rng: random.Random,
-                  think: tuple[float, float], deadline: float, stats: Stats) -> None:
+                  think: tuple[float, float], deadline: float, stats: Stats,
+                  address: str = "127.0.0.1") -> None:
     import websockets
 
     # players arrive over a couple of seconds, not in one millisecond (a burst of 100
@@ -66,7 +67,7 @@ async def _player(url: str, origin: str, cookie: str, seat: str, rng: random.Ran
     await asyncio.sleep(rng.uniform(0, 3))
     for attempt in range(4):
         try:
-            ws = await websockets.connect(url, origin=origin,
+            ws = await websockets.connect(url, origin=origin, local_addr=(address, 0),
                                           additional_headers={"Cookie": cookie})
             break
         except (OSError, websockets.InvalidHandshake, TimeoutError) as exc:
@@ -230,11 +231,15 @@ class Command(BaseCommand):
 
         async def run() -> None:
             deadline = time.monotonic() + options["seconds"]
+            # each player from an address of its own on loopback (127.0.1.x), as players on
+            # the internet are: the per-address limits apply to each, not to all at once
             players = asyncio.gather(*(
                 _player(f"{ws_base}/ws/rooms/{room_id}/", base, f"sessionid={cookie}", seat,
-                        random.Random(rng.random()), think, deadline, stats)
-                for room_id, cookies in plans
-                for seat, cookie in zip(("P1", "P2"), cookies, strict=True)
+                        random.Random(rng.random()), think, deadline, stats,
+                        f"127.0.{1 + n // 250}.{1 + n % 250}")
+                for n, (room_id, seat, cookie) in enumerate(
+                    (room_id, seat, cookie) for room_id, cookies in plans
+                    for seat, cookie in zip(("P1", "P2"), cookies, strict=True))
             ))
             watcher = asyncio.create_task(watch(deadline))
             await players
