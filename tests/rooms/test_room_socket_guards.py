@@ -78,10 +78,10 @@ def test_frames_that_are_not_room_messages_are_refused_and_the_socket_stays() ->
 
 
 def test_spectators_only_listen() -> None:
-    match, room = match_room()
+    _match, room = match_room()
 
     async def scenario() -> None:
-        watcher, first = await _connect(room.pk, AnonymousUser())
+        watcher, _first = await _connect(room.pk, AnonymousUser())
         for message in ({"type": "choose", "action": {"action": "no_card"}},
                         {"type": "clock"}, {"type": "pick", "character": "grave"}):
             await watcher.send_json_to({**message, "ref": 7})
@@ -96,7 +96,7 @@ def test_spectators_only_listen() -> None:
 
 def test_a_flooding_connection_is_refused_then_closed(settings) -> None:
     settings.YOMI_RATE_LIMITS_ENABLED = True
-    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "message_connection": "5/minute"}
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "message_connection": "5/hour"}
     match, room = match_room()
     p1_user = side_user(match, 1)
 
@@ -118,7 +118,7 @@ def test_a_flooding_connection_is_refused_then_closed(settings) -> None:
 
 def test_one_address_shares_one_rate_across_its_connections(settings) -> None:
     settings.YOMI_RATE_LIMITS_ENABLED = True
-    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "message_address": "4/minute"}
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "message_address": "4/hour"}
     match, room = match_room()
     p1_user, p2_user = side_user(match, 1), side_user(match, 2)
 
@@ -141,8 +141,8 @@ def test_one_address_shares_one_rate_across_its_connections(settings) -> None:
 
 def test_connections_per_address_are_limited(settings) -> None:
     settings.YOMI_RATE_LIMITS_ENABLED = True
-    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "connect": "2/minute"}
-    match, room = match_room()
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "connect": "2/hour"}
+    _match, room = match_room()
 
     async def scenario() -> None:
         opened = [await _connect(room.pk, AnonymousUser(), "10.0.0.5") for _ in range(2)]
