@@ -45,6 +45,10 @@ def user_sign_up(*, username: str, email: str, password: str, display_name: str)
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
         raise ValidationError({"username": f"The username {username!r} is taken."})
+    # one account per address: password resets and notifications go to one person
+    if User.objects.filter(email__iexact=email.strip()).exists():
+        raise ValidationError({"email": "An account already uses this address: log in, or "
+                                        "reset its password."})
     user = User.objects.create_user(
         username=username, email=email, password=password,
         is_active=not confirmation_required(),

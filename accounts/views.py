@@ -33,6 +33,10 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         limited = rate_limit_hit(request, name="signup_ip", key="ip")
         if limited is not None:
+            # an unbound form: validating the one sent would say whether its username or
+            # address is taken, to a caller over the limit
+            form = SignUpForm(initial={"username": request.POST.get("username", "")})
+            form.cleaned_data = {}
             form.add_error(None, f"Too many sign-ups from your address (limit {limited.rate}); "
                                  f"try again in {limited.retry_after} seconds.")
             response = render(request, "accounts/signup.html", {"form": form}, status=429)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -184,12 +185,49 @@ def _characters(log: MatchLog) -> tuple[list[str], list[str]]:
     return list(teams[0].characters), list(teams[1].characters)
 
 
+class _KeyRefused(ValueError):
+    """A key no log may hold: twice in one object, or not text (a lone surrogate)."""
+
+
+def _object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # an object whose keys are all different (the last of two would silently win); a dict of
+    # the pairs is built in C, so only an object with a repeated key is looked at key by key
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyRefused(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return found
+
+
+def _object_text_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    for key, _ in pairs:
+        if not key.isascii():
+            try:
+                key.encode("utf-8")
+            except UnicodeEncodeError:
+                raise _KeyRefused(f"a key holds a lone surrogate "
+                                  f"({key.encode('utf-8', 'backslashreplace').decode()}): "
+                                  "not text") from None
+    return _object_once(pairs)
+
+
+# A lone surrogate can only come from a \u escape (UTF-8 text cannot hold one).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def log_check_readable(text: str) -> ReadableLog:
     """Parse the log and check it against the schema, or raise :class:`Unreadable`. The text is
-    decoded once; a text that is not JSON is refused with the parser's words."""
+    decoded once; a text that is not JSON is refused with the parser's words, an object with a
+    repeated key or a key that is not text (issue 31) with the key."""
+    hook = _object_text_keys if _SURROGATE_ESCAPE.search(text) else _object_once
     try:
         try:
-            document = json.loads(text)
+            document = json.loads(text, object_pairs_hook=hook)
+        except _KeyRefused as exc:
+            raise Unreadable("$", str(exc)) from None
         except (ValueError, RecursionError):
             parse_log(text)  # raises the LogSyntaxError that names the problem
             raise

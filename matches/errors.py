@@ -23,6 +23,8 @@ class MatchErrorCode(StrEnum):
     LOG_MODE_MISMATCH = "log_mode_mismatch"
     LOG_PICKS_MISMATCH = "log_picks_mismatch"
     RATE_LIMITED = "rate_limited"
+    MATCH_STORAGE_FULL = "match_storage_full"  # the match holds as many logs as it may
+    LOG_CHANGED = "log_changed"  # the log waiting for confirmation is not the one named
 
 
 class MatchError(Exception):

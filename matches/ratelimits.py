@@ -10,6 +10,8 @@ limit on abuse must not turn an outage of the cache into an outage of the site.
 from __future__ import annotations
 
 import logging
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -30,8 +32,22 @@ class Limited:
     retry_after: int
 
 
-def rate_limit_hit(request: HttpRequest, *, name: str, key: str) -> Limited | None:
-    """Count this request against limit ``name`` (keyed by ``key``: "ip", "user", "post:x")."""
+def name_key(field: str) -> Callable[[str, HttpRequest], str]:
+    """A key of the POSTed ``field`` as the login form reads it (Unicode NFKC, surrounding
+    space stripped), case-folded: "name ", "name\t", "Name" and its full-width spelling, which all
+    sign in as "name", count as one (issue 31)."""
+
+    def key(group: str, request: HttpRequest) -> str:
+        raw = request.POST.get(field, "")
+        return unicodedata.normalize("NFKC", raw).strip().casefold()
+
+    return key
+
+
+def rate_limit_hit(request: HttpRequest, *, name: str,
+                   key: str | Callable[[str, HttpRequest], str]) -> Limited | None:
+    """Count this request against limit ``name`` (keyed by ``key``: "ip", "user", "post:x",
+    or a callable of the group and the request)."""
     if not getattr(settings, "YOMI_RATE_LIMITS_ENABLED", True):
         return None
     rate = settings.YOMI_RATE_LIMITS.get(name, "")

@@ -119,6 +119,7 @@ def _detail_context(request: HttpRequest, match: Match) -> dict[str, object]:
         "logs": logs,
         "user_side": user_side,
         "can_confirm": can_confirm,
+        "awaiting_log": awaiting[0]["log"] if can_confirm else None,
         "can_submit": can_submit,
         "is_manager": is_manager,
         "disputes": list(match.disputes.all()),
@@ -161,12 +162,20 @@ def match_detail_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "matches/match_detail.html", context, status=400 if form.errors else 200)
 
 
+def _log_read(request: HttpRequest) -> int:
+    """The log the player read (the confirm and dispute forms carry it); LOG_UNNAMED if the
+    form named none (the service refuses it after checking who asks)."""
+    raw = request.POST.get("log", "")
+    return int(raw) if raw.isdigit() else services.LOG_UNNAMED
+
+
 @login_required
 @require_POST
 def match_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
     try:
-        services.match_log_confirm(match=match, user=request.user)
+        services.match_log_confirm(match=match, user=request.user,
+                                   log_id=_log_read(request))
     except MatchError as error:
         messages.error(request, error.message)
     else:
@@ -180,7 +189,8 @@ def match_dispute(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
     try:
         services.match_log_dispute(
-            match=match, user=request.user, reason=request.POST.get("reason", "")
+            match=match, user=request.user, reason=request.POST.get("reason", ""),
+            log_id=_log_read(request),
         )
     except MatchError as error:
         messages.error(request, error.message)

@@ -1,8 +1,18 @@
-"""Writes of the notifications app: notify users, mark read, send the e-mails."""
+"""Writes of the notifications app: notify users, mark read, send the e-mails.
+
+The e-mails go through the outbox (issue 31): the notification row, written in the caller's
+transaction, is the record that a mail is owed (``emailed_at`` empty); after the commit the
+mail's task is handed to the broker through the guarded path (``matches.dispatch``), so a
+broker or mail outage is logged and never turns the caller's stored write into an error; the
+sweep (``notification_emails_owed_send``, every ``YOMI_SWEEP_INTERVAL`` seconds) sends again
+whatever is still owed, and sending marks the row, so a mail goes out once.
+"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -11,7 +21,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile
+from matches.dispatch import task_send
 from notifications.models import Notification
+
+logger = logging.getLogger(__name__)
+
+# A mail still owed after this long is no longer news: the inbox keeps it, the sweep stops.
+MAIL_OWED_FOR = timedelta(days=2)
 
 
 def notify(*, users: Iterable[Any], kind: str, text: str, url: str, subject: str) -> int:
@@ -36,12 +52,39 @@ def notify(*, users: Iterable[Any], kind: str, text: str, url: str, subject: str
             user__email__gt="",
         ).values_list("pk", flat=True))
         if fresh:
-            from notifications.tasks import notification_email_send_task
-
-            transaction.on_commit(
-                lambda: [notification_email_send_task.delay(pk) for pk in fresh]
-            )
+            transaction.on_commit(lambda: notification_emails_send(fresh))
     return len(created)
+
+
+def notification_emails_send(notification_ids: Iterable[int]) -> int:
+    """Hand each mail to the workers; how many were handed over. Never raises: a broker down
+    (or, with in-process tasks, a mail server down) leaves the mail owed for the sweep."""
+    from notifications.tasks import notification_email_send_task
+
+    sent = 0
+    for pk in notification_ids:
+        try:
+            sent += task_send(f"mail of notification {pk}",
+                              lambda pk=pk: notification_email_send_task.delay(pk))
+        except Exception:  # in-process (eager) tasks: the send itself failed
+            logger.warning("mail of notification %s not sent now; the sweep sends it", pk,
+                           exc_info=True)
+    return sent
+
+
+def notification_emails_owed_send(*, older_than: timedelta) -> list[int]:
+    """The sweep: send again every mail owed for longer than ``older_than`` (and less than
+    MAIL_OWED_FOR): not yet mailed, to an active user with an address who wants mail."""
+    now = timezone.now()
+    owed = list(
+        Notification.objects.filter(
+            emailed_at__isnull=True, created_at__lte=now - older_than,
+            created_at__gte=now - MAIL_OWED_FOR, user__is_active=True, user__email__gt="",
+        ).exclude(user__profile__email_notifications=False)
+        .order_by("created_at").values_list("pk", flat=True)[:500]
+    )
+    notification_emails_send(owed)
+    return owed
 
 
 def notification_email_send(*, notification_id: int) -> bool:

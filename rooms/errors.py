@@ -13,6 +13,8 @@ class RoomErrorCode(StrEnum):
     ILLEGAL = "illegal"
     STALE = "stale"
     BAD_REQUEST = "bad_request"
+    BAD_FRAME = "bad_frame"  # not a room message: binary, too large, not JSON, too deep
+    RATE_LIMITED = "rate_limited"
     UNKNOWN_BOT = "unknown_bot"
     FINISHED = "finished"
     PICKS_PENDING = "picks_pending"

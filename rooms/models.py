@@ -41,6 +41,9 @@ class Room(models.Model):
     decision_seconds = models.PositiveIntegerField(null=True, blank=True)
     # When the decision now open was opened (the last stored event, or the start).
     decision_since = models.DateTimeField(null=True, blank=True)
+    # The seats whose players made at least one choice themselves (not the clock's default):
+    # a casual match's room result is vouched for only by the sides that played it.
+    chose = models.JSONField(default=list, blank=True)
     # The written log once the game ended (also stored in the match, when there is one).
     log_text = models.TextField(blank=True)
     match_log = models.ForeignKey(

@@ -118,8 +118,12 @@ def room_open_for_match(*, match: Match, user: User, tabletop: bool = False,
     if owned is not None:
         # An event's match: the organizers set the clock on the event, the players do not.
         decision_seconds = owned or None
-    elif decision_seconds is not None and decision_seconds < 1:
-        raise RoomError(RoomErrorCode.BAD_REQUEST, "a decision clock needs at least 1 second")
+    elif decision_seconds is not None and decision_seconds < MIN_OPENER_DECISION_SECONDS:
+        # An opener's clock must leave the other player time to answer (a 1-second clock let
+        # the opener's bot-speed choices run the other seat's clock out).
+        raise RoomError(RoomErrorCode.BAD_REQUEST,
+                        f"a decision clock needs at least {MIN_OPENER_DECISION_SECONDS} "
+                        "seconds")
     room = Room.objects.create(match=match, seed=None if tabletop else _seed(),
                                one_device=one_device,
                                decision_seconds=decision_seconds, mode=match.mode,
@@ -173,6 +177,9 @@ def _declared_members(match: Match, sizes: tuple[int, int]) -> tuple[list[str], 
         return None
     return declared
 
+
+# The shortest clock the opener of a match outside any event may set.
+MIN_OPENER_DECISION_SECONDS = 10
 
 PRACTICE_MODES = ("versus", "training", "survival", "tag_team")
 
@@ -419,6 +426,8 @@ def room_choose(*, room_id: int, user: User, action: Any, decision: str | None,
             games.apply(game, player, parsed)
         except IllegalActionError as exc:
             raise RoomError(RoomErrorCode.ILLEGAL, exc.reason, rule=exc.rule_id) from None
+        if seat not in room.chose:
+            room.chose = [*room.chose, seat]  # this seat's player played (stored by _store)
         try:
             _bots_play(room, seats, game)
             _store(room, game, start)  # the choice and the bots' answers: one write
@@ -473,7 +482,8 @@ WITH stored AS (
         AS e("index" integer, "player" varchar, "action" jsonb, "character" varchar)
     RETURNING 1
 )
-UPDATE "rooms_room" SET "version" = %s, "decision_since" = %s WHERE "id" = %s
+UPDATE "rooms_room" SET "version" = %s, "decision_since" = %s, "chose" = %s::jsonb
+WHERE "id" = %s
 """
 
 
@@ -491,14 +501,15 @@ def _store(room: Room, game: Game, start: int) -> None:
     if not game.is_over and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(_STORE_SQL, [room.pk, now, json.dumps(events), room.version, now,
-                                        room.pk])
+                                        json.dumps(room.chose), room.pk])
         return
     RoomEvent.objects.bulk_create([RoomEvent(room=room, **e) for e in events])
     if game.is_over:
         _finish(room, game)  # saves the whole row
     else:
         Room.objects.filter(pk=room.pk).update(version=room.version,
-                                               decision_since=room.decision_since)
+                                               decision_since=room.decision_since,
+                                               chose=room.chose)
 
 
 def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
@@ -517,6 +528,17 @@ def _bots_play(room: Room, seats: list[RoomSeat], game: Game) -> None:
         bot = games.bot_for(bots[game.controller(player)], room.seed, len(game.history),
                             player)
         games.apply(game, player, bot.choose(game, player, game.legal_actions(player)))
+
+
+def _vouching_sides(room: Room, seats: list[RoomSeat]) -> set[int] | None:
+    """The sides the room's record speaks for. An event's match: every side (the organizers
+    set the clock; a side that let it run out lost by the event's rule). A match outside any
+    event: only the sides whose players made a choice themselves; a side that never played
+    (every decision the clock's) confirms or disputes the result like an uploaded log."""
+    assert room.match is not None
+    if owner_room_decision_seconds(room.match) is not None:
+        return None
+    return {s.side_number for s in seats if s.seat in room.chose}
 
 
 def _finish(room: Room, game: Game) -> None:
@@ -556,16 +578,18 @@ def _finish(room: Room, game: Game) -> None:
         try:
             with transaction.atomic():
                 if room.is_tabletop:
-                    # The players said what they drew: an ordinary submission (by side 1's
-                    # player), which the other side confirms or disputes as usual.
+                    # The players said what they drew: an ordinary submission by the room's
+                    # opener (on one device, the holder who entered both sides), which the
+                    # other side confirms or disputes with their own account. Never in the
+                    # other side's name: the holder may have played both seats alone.
                     outcome = match_log_submit(
-                        match=room.match, submitted_by=seats[0].user,
+                        match=room.match, submitted_by=room.created_by or seats[0].user,
                         log_bytes=room.log_text.encode("utf-8"),
                     )
                 else:
                     outcome = match_log_record_from_room(
                         match=room.match, log_bytes=room.log_text.encode("utf-8"),
-                        room_ref=f"room {room.pk}",
+                        room_ref=f"room {room.pk}", vouching_sides=_vouching_sides(room, seats),
                     )
             room.match_log = outcome.log
         except MatchError as exc:

@@ -32,6 +32,7 @@ from simulations.montecarlo.tables import (
     simulate_round_robin,
     simulate_swiss,
 )
+from tournaments.errors import TournamentError, TournamentErrorCode
 from tournaments.formats import round_robin as rr
 from tournaments.formats.elimination import double_elimination, single_elimination
 from tournaments.models import (
@@ -43,6 +44,7 @@ from tournaments.models import (
     SetResultChange,
     Stage,
 )
+from tournaments.services.common import require_organizer, stage_has_started
 from tournaments.services.seeding import (
     entrants_in_seed_order,
     event_seeding_set,
@@ -340,7 +342,9 @@ def stage_odds_refresh(*, stage_id: int, runs: int | None = None) -> StageOdds |
 def event_seeding_simulated(*, event: Event, actor: Any, runs: int | None = None,
                             seed: int = 0) -> list[Entrant]:
     """Seed by expected finish (``event_seeding_simulated_order``), applied by the ordinary
-    seeding service."""
+    seeding service. Permission is checked before the simulation (seconds of CPU for a large
+    event): a refused caller costs a query, not a simulation."""
+    require_organizer(event=event, actor=actor)
     order = [e.pk for e in event_seeding_simulated_order(event=event, runs=runs, seed=seed)]
     return event_seeding_set(event=event, actor=actor, method="manual", order=order)
 
@@ -349,7 +353,11 @@ def event_seeding_simulated_order(*, event: Event, runs: int | None = None,
                                   seed: int = 0) -> list[Entrant]:
     """The seeding by expected finish, not applied (a preview): the first stage's format (any
     kind; single elimination when the event has no stage yet) simulated from the rating
-    seeding. Groups: the expected place in one's group."""
+    seeding. Groups: the expected place in one's group. The event's state is checked before
+    the simulation: a started event's seeding can no longer change."""
+    if stage_has_started(event) or event.status in (Event.Status.RUNNING, Event.Status.FINISHED):
+        raise TournamentError(TournamentErrorCode.STAGE_STARTED,
+                              f"{event.name} has started: its seeding can no longer change")
     by_rating = seeding_preview(event=event, method="rating")
     stage = event.stages.order_by("order", "id").first()
     if stage is None:

@@ -117,6 +117,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy header (below)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -285,6 +286,15 @@ YOMI_RATE_LIMITS = {
     "submit_user": os.environ.get("YOMI_RATE_SUBMIT_USER", "12/m"),
     "submit_ip": os.environ.get("YOMI_RATE_SUBMIT_IP", "60/m"),
     "signup_ip": os.environ.get("YOMI_RATE_SIGNUP_IP", "10/h"),
+    "reset_ip": os.environ.get("YOMI_RATE_RESET_IP", "10/h"),
+    "reset_email": os.environ.get("YOMI_RATE_RESET_EMAIL", "3/h"),
+}
+# A room's websocket (rooms.guards, docs/security.md): messages per connection and per address,
+# connections opened per address. Counted in each ASGI process's memory.
+YOMI_ROOM_RATES = {
+    "message_connection": os.environ.get("YOMI_RATE_ROOM_MESSAGES", "20/second"),
+    "message_address": os.environ.get("YOMI_RATE_ROOM_MESSAGES_IP", "200/second"),
+    "connect": os.environ.get("YOMI_RATE_ROOM_CONNECTS_IP", "120/minute"),
 }
 # The cache: local memory for the embedded default (one process, nothing to install), Redis
 # (shared by every web process) with REDIS_URL. Short timeouts: if Redis is down the limits
@@ -324,6 +334,11 @@ CELERY_BEAT_SCHEDULE = {
     "simulation-chunks-requeue": {
         "task": "simulations.tasks.matchup_jobs_sweep_task", "schedule": YOMI_SWEEP_INTERVAL,
     },
+    # notification mails still owed after a broker or mail outage (issue 31)
+    "notification-mails-owed": {
+        "task": "notifications.tasks.notification_emails_owed_send_task",
+        "schedule": YOMI_SWEEP_INTERVAL,
+    },
     "stale-work-requeue": {
         "task": "matches.tasks.stale_work_requeue_task", "schedule": YOMI_SWEEP_INTERVAL,
     },
@@ -345,6 +360,26 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy (django-csp; docs/security.md): scripts only from the site itself
+# (no inline script on any page: each lives in static/), no plugins, no framing, forms and
+# websockets to the site only. Styles allow inline because the charts' library (Plotly) writes
+# its own <style> rules at run time. CSP_REPORT_ONLY=1 sends it as report-only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+if env_bool("CSP_REPORT_ONLY", False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY, CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY, {}
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from matches.ratelimits import Limited, rate_limit_hit
+from matches.ratelimits import Limited, name_key, rate_limit_hit
 
 SECTIONS = [
     ("Events", "tournaments:event-list", "Brackets, Swiss, round robin and leagues."),
@@ -29,7 +29,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def login_limit_hit(request: HttpRequest) -> Limited | None:
     """Count a login attempt per address and per username tried; the limit it went over."""
-    for name, key in (("login_ip", "ip"), ("login_username", "post:username")):
+    for name, key in (("login_ip", "ip"), ("login_username", name_key("username"))):
         limited = rate_limit_hit(request, name=name, key=key)
         if limited is not None:
             return limited
@@ -59,6 +59,27 @@ class RateLimitedLoginView(LoginView):
         response.status_code = 429
         response["Retry-After"] = str(limited.retry_after)
         return response
+
+
+class RateLimitedPasswordResetView(PasswordResetView):
+    """Django's password reset, counted per address and per e-mail address asked for
+    (``YOMI_RATE_LIMITS`` "reset_ip", "reset_email"): over either, no mail is sent and the
+    page says when to try again, the same whether the address has an account or not."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        for name, key in (("reset_ip", "ip"), ("reset_email", name_key("email"))):
+            limited = rate_limit_hit(request, name=name, key=key)
+            if limited is not None:
+                form = self.get_form_class()()
+                form.cleaned_data = {}  # not validated: nothing about the address is said
+                form.add_error(None, f"Too many password resets asked for (limit "
+                                     f"{limited.rate}); try again in {limited.retry_after} "
+                                     "seconds.")
+                response = self.render_to_response(self.get_context_data(form=form))
+                response.status_code = 429
+                response["Retry-After"] = str(limited.retry_after)
+                return response
+        return super().post(request, *args, **kwargs)
 
 
 def admin_login(request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:

@@ -29,10 +29,11 @@ from matches.api.serializers import (
     MatchSerializer,
     SubmissionSerializer,
 )
-from matches.api.unavailable import database_unavailable_response
+from matches.api.unavailable import database_unavailable_response, submission_answered
 from matches.errors import MatchError, MatchErrorCode
 from matches.models import LogEndorsement, Match, MatchSide, VerificationRun
 from matches.ratelimits import submission_rate_check
+from matches.services.matches import match_authorize_player_or_manager
 
 HTTP_STATUS = {
     MatchErrorCode.NOT_ALLOWED: status.HTTP_403_FORBIDDEN,
@@ -43,6 +44,8 @@ HTTP_STATUS = {
     MatchErrorCode.LOG_MODE_MISMATCH: status.HTTP_400_BAD_REQUEST,
     MatchErrorCode.LOG_PICKS_MISMATCH: status.HTTP_409_CONFLICT,
     MatchErrorCode.RATE_LIMITED: status.HTTP_429_TOO_MANY_REQUESTS,
+    MatchErrorCode.LOG_CHANGED: status.HTTP_409_CONFLICT,
+    MatchErrorCode.MATCH_STORAGE_FULL: status.HTTP_409_CONFLICT,
 }
 ERRORS = {
     400: OpenApiResponse(MatchErrorSerializer, description="bad input"),
@@ -121,15 +124,18 @@ class MatchLogSubmitApi(MatchServiceApi):
                    **ERRORS},
     )
     def post(self, request: Request, pk: int) -> Response:
+        # who may submit, before the body is read (a log can be 2 MB)
+        match = self.get_match(pk)
+        match_authorize_player_or_manager(match, request.user, "submit a log")
         submission_rate_check(request)
         data = self.LogSubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         log_bytes = _log_bytes(data.validated_data)
-        outcome = services.match_log_submit(
-            match=self.get_match(pk), submitted_by=request.user, log_bytes=log_bytes
-        )
-        body = _submission_body(outcome)
-        return Response(body, status=status.HTTP_201_CREATED if outcome.is_new else 200)
+        return submission_answered(
+            lambda: services.match_log_submit(match=match, submitted_by=request.user,
+                                              log_bytes=log_bytes),
+            _submission_body, log_bytes=log_bytes, user=request.user, match_id=match.pk,
+            created=lambda outcome: outcome.is_new)
 
 
 class SoloRunSubmitApi(MatchServiceApi):
@@ -150,10 +156,11 @@ class SoloRunSubmitApi(MatchServiceApi):
         submission_rate_check(request)
         data = MatchLogSubmitApi.LogSubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        outcome = services.solo_run_submit(user=request.user,
-                                           log_bytes=_log_bytes(data.validated_data))
-        body = _submission_body(outcome)
-        return Response(body, status=status.HTTP_201_CREATED)
+        log_bytes = _log_bytes(data.validated_data)
+        return submission_answered(
+            lambda: services.solo_run_submit(user=request.user, log_bytes=log_bytes),
+            _submission_body, log_bytes=log_bytes, user=request.user, match_id=None,
+            created=lambda outcome: True)
 
 
 def _submission_body(outcome: services.SubmissionOutcome) -> dict[str, Any]:
@@ -190,12 +197,25 @@ def _log_bytes(validated: dict[str, Any]) -> bytes:
     return json.dumps(validated["log"]).encode("utf-8")
 
 
-class MatchLogConfirmApi(MatchServiceApi):
-    """The other side confirms the verified log; the result then becomes final."""
+def _log_named(request: Request) -> int:
+    """The ``log`` a confirmation names; LOG_UNNAMED (refused by the service after it checked
+    who asks) when it names none or no readable id."""
+    raw = request.data.get("log") if hasattr(request.data, "get") else None
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and raw > 0 else (
+        int(raw) if isinstance(raw, str) and raw.isdigit() else services.LOG_UNNAMED)
 
-    @extend_schema(request=None, responses={200: MatchSerializer, **ERRORS})
+
+class MatchLogConfirmApi(MatchServiceApi):
+    """The other side confirms the verified log it read (``log``: its id); the result then
+    becomes final. Another log waiting instead (swapped in meanwhile) is refused (409)."""
+
+    class ConfirmInputSerializer(serializers.Serializer):
+        log = serializers.IntegerField(min_value=1, help_text="the id of the log confirmed")
+
+    @extend_schema(request=ConfirmInputSerializer, responses={200: MatchSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
-        match = services.match_log_confirm(match=self.get_match(pk), user=request.user)
+        match = services.match_log_confirm(match=self.get_match(pk), user=request.user,
+                                           log_id=_log_named(request))
         return Response(MatchSerializer(match).data)
 
 
@@ -204,13 +224,16 @@ class MatchLogDisputeApi(MatchServiceApi):
 
     class DisputeInputSerializer(serializers.Serializer):
         reason = serializers.CharField(max_length=2000)
+        log = serializers.IntegerField(min_value=1, required=False,
+                                       help_text="the id of the log disputed (required)")
 
     @extend_schema(request=DisputeInputSerializer, responses={201: DisputeSerializer, **ERRORS})
     def post(self, request: Request, pk: int) -> Response:
         data = self.DisputeInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         dispute = services.match_log_dispute(
-            match=self.get_match(pk), user=request.user, reason=data.validated_data["reason"]
+            match=self.get_match(pk), user=request.user, reason=data.validated_data["reason"],
+            log_id=data.validated_data.get("log", services.LOG_UNNAMED),
         )
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 

@@ -8,6 +8,7 @@ from matches.services.batches import BatchProgress, batch_progress, logs_reverif
 from matches.services.matches import match_create, match_user_side
 from matches.services.recorded import match_log_record_from_room, match_room_log_refused
 from matches.services.results import (
+    LOG_UNNAMED,
     match_cancel,
     match_log_confirm,
     match_log_dispute,
@@ -25,6 +26,7 @@ from matches.services.verification import (
 )
 
 __all__ = [
+    "LOG_UNNAMED",
     "MAX_LOG_BYTES",
     "BatchProgress",
     "SubmissionOutcome",

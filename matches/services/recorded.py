@@ -1,10 +1,13 @@
 """A log the site itself recorded while the match was played in its match room (issue 22).
 
-Trust decision (docs/rooms.md): the room applied every choice through the engine on the server,
-each one sent by the player of the seat it belongs to, so the log needs no second submission or
-confirmation; both sides' endorsements are implied (``LogEndorsement.Via.ROOM``). It still goes
-through the same verification on the workers as any upload: only a LEGAL verdict makes it the
-result (``match_settle``), and the audit trail names the room.
+Trust decision (docs/rooms.md, docs/security.md): the room applied every choice through the
+engine on the server, each one sent by the player of the seat it belongs to, so for an event's
+match the log needs no second submission or confirmation; both sides' endorsements are implied
+(``LogEndorsement.Via.ROOM``). Outside any event the room speaks only for the sides whose
+players chose themselves: a side whose every decision the clock made confirms or disputes the
+log like an upload (issue 31). It still goes through the same verification on the workers as
+any upload: only a LEGAL verdict makes it the result (``match_settle``), and the audit trail
+names the room.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from matches.status import match_status_change
 
 
 def match_log_record_from_room(
-    *, match: Match, log_bytes: bytes, room_ref: str
+    *, match: Match, log_bytes: bytes, room_ref: str, vouching_sides: set[int] | None = None
 ) -> SubmissionOutcome:
     """Store the room's log for ``match``, endorsed by every side, and queue its verification.
 
-    ``room_ref`` names the room in the audit entry. Recording the same bytes again changes
-    nothing (a retry after a lost reply).
+    ``room_ref`` names the room in the audit entry. ``vouching_sides``: the sides the room
+    speaks for (None: both); a side left out confirms or disputes the log itself, as it would
+    an uploaded one. Recording the same bytes again changes nothing (a retry after a lost
+    reply).
     """
     text, log_mode = log_text_decode(log_bytes)
     sha256 = hashlib.sha256(log_bytes).hexdigest()
@@ -62,9 +67,14 @@ def match_log_record_from_room(
             vouchers.setdefault(side.side, side.player.user)
         if set(vouchers) != {1, 2}:
             raise MatchError(MatchErrorCode.INVALID_RESULT, "a match needs a player on each side")
+        everyone = vouchers
+        if vouching_sides is not None:
+            vouchers = {side: user for side, user in everyone.items() if side in vouching_sides}
+        # the stored submitter: a side that vouches (side 1's first when none does)
+        submitter = next(iter(vouchers.values()), everyone[1])
         log = MatchLog.objects.create(
             match=match, sha256=sha256, text=text, size_bytes=len(log_bytes),
-            submitted_by=vouchers[1],
+            submitted_by=submitter,
         )
         for side, user in vouchers.items():
             LogEndorsement.objects.create(log=log, user=user, side=side,

@@ -285,8 +285,15 @@ def _settle(match: Match, known: _MatchLogs) -> bool:
     return became_confirmed
 
 
-def _log_for_the_other_side(match: Match, side: int, doing: str) -> MatchLog:
-    """The verified log waiting for ``side`` to confirm or dispute it; refuse anything else."""
+# What the pages and the API pass when the request named no log (or no readable one).
+LOG_UNNAMED = 0
+
+
+def _log_for_the_other_side(match: Match, side: int, doing: str,
+                            seen: int | None = None) -> MatchLog:
+    """The verified log waiting for ``side`` to confirm or dispute it; refuse anything else,
+    and refuse if it is not ``seen`` (the log the player read: a confirmation is bound to it,
+    so a log swapped in after the page was opened is never confirmed unread)."""
     if match.status != MS.AWAITING_CONFIRMATION:
         raise MatchError(
             MatchErrorCode.NOTHING_TO_CONFIRM,
@@ -310,11 +317,27 @@ def _log_for_the_other_side(match: Match, side: int, doing: str) -> MatchLog:
             MatchErrorCode.NOTHING_TO_CONFIRM,
             f"your side vouched for this log; the other side may {doing} it",
         )
+    if seen == LOG_UNNAMED:
+        raise MatchError(
+            MatchErrorCode.LOG_CHANGED,
+            f"name the log you {doing} (log: its id, {log.pk} now): a confirmation or a "
+            "dispute is bound to the log its sender read",
+            log=log.pk,
+        )
+    if seen is not None and log.pk != seen:
+        raise MatchError(
+            MatchErrorCode.LOG_CHANGED,
+            f"the log waiting for you changed since you read it (log {log.pk}, not {seen}): "
+            f"read the new one before you {doing} it",
+            log=log.pk, seen=seen,
+        )
     return log
 
 
-def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
+def match_log_confirm(*, match: Match, user: AbstractBaseUser, log_id: int | None = None) -> Match:
     """The opponent confirms the verified log; the match result then becomes final.
+    ``log_id``: the log the confirmer read (the pages and the API always send it); another
+    log waiting instead is refused (LOG_CHANGED).
 
     Repeating a confirmation that already took effect changes nothing (retries are safe).
     """
@@ -331,7 +354,7 @@ def match_log_confirm(*, match: Match, user: AbstractBaseUser) -> Match:
             and match.result_log.endorsements.filter(user=user).exists()
         ):
             return match  # already confirmed by this user: a retry changes nothing
-        log = _log_for_the_other_side(match, side, "confirm")
+        log = _log_for_the_other_side(match, side, "confirm", log_id)
         LogEndorsement.objects.create(
             log=log, user=user, side=side, via=LogEndorsement.Via.CONFIRMATION
         )
@@ -388,7 +411,8 @@ def match_result_override(
     return match
 
 
-def match_log_dispute(*, match: Match, user: AbstractBaseUser, reason: str) -> Dispute:
+def match_log_dispute(*, match: Match, user: AbstractBaseUser, reason: str,
+                      log_id: int | None = None) -> Dispute:
     """The other side contests the verified log waiting for their confirmation.
 
     The match becomes disputed and an organizer decides (``match_result_override``).
@@ -402,7 +426,7 @@ def match_log_dispute(*, match: Match, user: AbstractBaseUser, reason: str) -> D
             raise MatchError(
                 MatchErrorCode.NOT_ALLOWED, "only a player of the other side may dispute a log"
             )
-        log = _log_for_the_other_side(match, side, "dispute")
+        log = _log_for_the_other_side(match, side, "dispute", log_id)
         dispute = Dispute.objects.create(
             match=match, log_a=log, opened_by=user, reason=reason.strip()
         )

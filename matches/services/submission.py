@@ -19,6 +19,10 @@ from matches.services.results import match_settle
 from matches.status import match_status_change
 
 MAX_LOG_BYTES = 2 * 1024 * 1024  # 2 MB: a long Versus game is well under 200 kB
+# What one match may store (issue 31): a match's logs are its players' claims and corrections,
+# a handful; more is someone filling the database through one match.
+MAX_LOGS_PER_MATCH = 20
+MAX_MATCH_BYTES = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -72,13 +76,16 @@ def match_log_submit(
     Sending the same bytes again is the same submission (no new row). The opponent sending the
     identical log counts as their confirmation (docs/architecture.md, the flow of a match).
     """
-    # Reading happens before any lock or write: a bad log is refused with nothing stored.
+    # Who may submit is checked first (without the lock; again under it): reading a log is
+    # work a stranger must not cause. Reading happens before any lock or write: a bad log is
+    # refused with nothing stored.
+    side = match_authorize_player_or_manager(match, submitted_by, "submit a log")
     text, readable = log_text_read(log_bytes)
     log_mode, log_characters = readable.mode, readable.characters
     sha256 = hashlib.sha256(log_bytes).hexdigest()
     with transaction.atomic():
+        # (a match's players never change: a set whose entrants change cancels its match)
         match = Match.objects.select_for_update().get(pk=match.pk)
-        side = match_authorize_player_or_manager(match, submitted_by, "submit a log")
         if log_mode != match.mode:
             raise MatchError(
                 MatchErrorCode.LOG_MODE_MISMATCH,
@@ -103,10 +110,25 @@ def match_log_submit(
             )
         # The match row is locked, so a plain look-up then insert cannot race (and avoids the
         # savepoints get_or_create would cost on every submission).
-        # (match, sha256) is unique: no ordering (the model's would join the match table)
-        log = MatchLog.objects.filter(match=match, sha256=sha256).order_by().first()
+        # (match, sha256) is unique: no ordering (the model's would join the match table). The
+        # match's logs are few (capped below): one read gives both the duplicate and the cap.
+        stored = dict(MatchLog.objects.filter(match=match).order_by()
+                      .values_list("sha256", "size_bytes"))
+        log = (MatchLog.objects.filter(match=match, sha256=sha256).order_by().first()
+               if sha256 in stored else None)
         is_new = log is None
         if log is None:
+            if (len(stored) >= MAX_LOGS_PER_MATCH
+                    or sum(stored.values()) + len(log_bytes) > MAX_MATCH_BYTES):
+                raise MatchError(
+                    MatchErrorCode.MATCH_STORAGE_FULL,
+                    f"this match already stores {len(stored)} logs "
+                    f"({sum(stored.values()):,} bytes); a match keeps at most "
+                    f"{MAX_LOGS_PER_MATCH} logs and {MAX_MATCH_BYTES:,} bytes: ask an "
+                    "organizer to decide its result",
+                    logs=len(stored), limit_logs=MAX_LOGS_PER_MATCH,
+                    limit_bytes=MAX_MATCH_BYTES,
+                )
             log = MatchLog.objects.create(
                 match=match, sha256=sha256, text=text, size_bytes=len(log_bytes),
                 submitted_by=submitted_by,

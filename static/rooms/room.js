@@ -519,7 +519,8 @@
     const left = Math.max(0, state.clock.deadline - Date.now() / 1000);
     clock.hidden = false;
     clock.textContent = `Clock: ${Math.ceil(left)} s for this decision`;
-    if (left <= 0 && Date.now() - clockAsked > 1000) {
+    // spectators only listen (the server refuses whatever they send): a player's page asks
+    if (left <= 0 && state.you && Date.now() - clockAsked > 1000) {
       clockAsked = Date.now();
       send({type: "clock"});
     }

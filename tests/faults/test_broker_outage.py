@@ -63,7 +63,8 @@ def test_submission_and_confirmation_survive_a_broker_outage(celery_worker) -> N
     wait_for(lambda: VerificationRun.objects.get(pk=run.pk).status == RS.LEGAL, 60, "the verdict")
     # when side 2 confirms during a second outage
     with broker_unreachable(app):
-        response = client_for(side_user(match, 2)).post(f"/api/matches/{match.pk}/confirm/")
+        response = client_for(side_user(match, 2)).post(
+            f"/api/matches/{match.pk}/confirm/", {"log": match.logs.get().pk}, format="json")
         assert response.status_code == 200, response.content
         match.refresh_from_db()
         assert match.status == Match.Status.CONFIRMED

@@ -142,7 +142,7 @@ def test_an_unknown_room_is_closed() -> None:
     async_to_sync(scenario)()
 
 
-def test_a_spectator_asking_after_the_clock_ran_out_makes_the_default_choices() -> None:
+def test_a_player_asking_after_the_clock_ran_out_makes_the_default_choices() -> None:
     from datetime import timedelta
 
     from django.utils import timezone
@@ -162,11 +162,11 @@ def test_a_spectator_asking_after_the_clock_ran_out_makes_the_default_choices() 
         p1, first = await _connect(room.pk, p1_user)
         watcher, _ = await _connect(room.pk, AnonymousUser())
         assert first["clock"]["seconds"] == 10
-        await watcher.send_json_to({"type": "clock"})  # too early: nothing happens
+        await p1.send_json_to({"type": "clock"})  # too early: nothing happens
         assert await p1.receive_nothing(timeout=0.3)
         await database_sync_to_async(Room.objects.filter(pk=room.pk).update)(
             decision_since=timezone.now() - timedelta(seconds=11))
-        await watcher.send_json_to({"type": "clock"})
+        await p1.send_json_to({"type": "clock"})  # P2 is away: P1's countdown ended
         moved = await p1.receive_json_from(timeout=TIMEOUT)
         assert moved["version"] == 2 and moved["moves"] == {"P1": 1, "P2": 1}
         assert (await watcher.receive_json_from(timeout=TIMEOUT))["version"] == 2

@@ -15,6 +15,17 @@ from tournaments.models import Event
 pytestmark = pytest.mark.django_db(transaction=True)  # commits, as under `make run`
 
 
+@pytest.fixture(autouse=True)
+def _demo_site(monkeypatch) -> None:
+    # seed_demo runs only on a development or demo site (issue 31): it is told it is on one.
+    # (DEBUG itself stays off: with it on, these committing tests saw a verification run
+    # missing after the commit; not investigated yet, see the issue 31 report.)
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("tournaments.management.commands.seed_demo.settings",
+                        SimpleNamespace(DEBUG=True))
+
+
 def test_seed_demo_fills_the_statistics(client) -> None:
     call_command("seed_demo", verbosity=0)
     from_logs = Match.objects.filter(status=Match.Status.CONFIRMED,

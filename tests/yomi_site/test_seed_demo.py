@@ -14,6 +14,7 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 from django.db import transaction
+from django.test import override_settings
 from pytest_django import DjangoDbBlocker
 
 from matches.models import Match, VerificationRun
@@ -22,7 +23,7 @@ from tournaments.models import Event, Game, PlayerRating, RatingHistory, Set, St
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
-    with django_db_blocker.unblock(), transaction.atomic():
+    with django_db_blocker.unblock(), transaction.atomic(), override_settings(DEBUG=True):
         call_command("seed_demo", verbosity=0)
         yield
         transaction.set_rollback(True)
@@ -169,3 +170,14 @@ def test_demo_games_are_spread_over_weeks_like_a_season() -> None:
     assert history["last"] - history["first"] >= timedelta(weeks=5)
     logs = MatchLog.objects.aggregate(first=Min("created_at"), last=Max("created_at"))
     assert logs["last"] - logs["first"] >= timedelta(weeks=4)
+
+
+def test_seed_demo_refuses_to_run_with_debug_off(settings) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.management.base import CommandError
+
+    settings.DEBUG = False
+    users = get_user_model().objects.count()
+    with pytest.raises(CommandError, match="only with DEBUG=1"):
+        call_command("seed_demo", verbosity=0)
+    assert get_user_model().objects.count() == users

@@ -201,8 +201,11 @@ def _validate_result(s: Set, result: SetResult) -> tuple[str | None, int, int]:
     return ("a" if wins["a"] > wins["b"] else "b"), wins["a"], wins["b"]
 
 
-def _record_games(s: Set, result: SetResult, actor: Any) -> None:
-    s.games.all().delete()
+def _record_games(s: Set, result: SetResult, actor: Any, *, keep: frozenset[int] = frozenset(),
+                  ) -> None:
+    """The set's games as reported; ``keep``: numbers of games left as they are (recorded
+    from confirmed matches)."""
+    s.games.exclude(number__in=keep).delete()
     now = timezone.now()
     reporter = actor if actor.is_authenticated else None
     Game.objects.bulk_create(
@@ -212,8 +215,28 @@ def _record_games(s: Set, result: SetResult, actor: Any) -> None:
             characters_b=[canonical_character(c) or c for c in g.characters_b],
             reported_by=reporter, played_at=now,
         )
-        for i, g in enumerate(result.games, 1)
+        for i, g in enumerate(result.games, 1) if i not in keep
     )
+
+
+def _games_from_matches(s: Set, result: SetResult) -> frozenset[int]:
+    """The games of a partly played set that confirmed matches recorded: a report must agree
+    with each (same number, same winner), and they are kept as recorded, so the set never
+    disagrees with the matches that decided its games (issue 31). A forfeit records no games:
+    it leaves them too."""
+    recorded = list(s.games.filter(match__isnull=False).order_by("number"))
+    for game in recorded:
+        if result.forfeit:
+            continue
+        reported = result.games[game.number - 1] if game.number <= len(result.games) else None
+        if reported is None or reported.winner_side != game.winner_side:
+            raise TournamentError(
+                TournamentErrorCode.RESULT_INVALID,
+                f"game {game.number} was recorded from confirmed match #{game.match_id} (won by "
+                f"side {game.winner_side.upper()}): a report keeps the games that confirmed "
+                "matches recorded; override that match's result to change it",
+            )
+    return frozenset(game.number for game in recorded)
 
 
 def _outcome(result: SetResult, *, dq: bool = False) -> str:
@@ -289,8 +312,9 @@ def set_result_record(*, set: Set, actor: Any, result: SetResult, action: str = 
             f"{s.round_name or s.key} is waiting for its entrants",
         )
     winner_side, score_a, score_b = _validate_result(s, result)
+    keep = _games_from_matches(s, result)
     before = _snapshot(s)
-    _record_games(s, result, actor)
+    _record_games(s, result, actor, keep=keep)
     finish(book, s, winner_side=winner_side, outcome=_outcome(result),
            score_a=score_a, score_b=score_b)
     _save(book)

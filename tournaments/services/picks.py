@@ -25,8 +25,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from matches.models import Match
 from tournaments.errors import TournamentError, TournamentErrorCode
-from tournaments.models import CharacterPick, Event, Game, Set
+from tournaments.models import CharacterPick, Event, Game, Set, SetMatch
 
 BLIND, OPEN, KEPT = "blind", "open", "kept"
 
@@ -113,6 +114,17 @@ def character_pick_lock(*, set: Set, actor: Any, character: str) -> CharacterPic
             TournamentErrorCode.INVALID,
             f"game {number}, side {side.upper()}: you keep {kept or 'your character'} "
             f"({event.get_character_rule_display().lower()})",
+        )
+    # A log already submitted for this game decided its characters: a pick locked now would
+    # void the match once confirmed (its log no longer fits the picks), telling nobody.
+    played = (SetMatch.objects.filter(set=s, is_recorded=False, match__logs__isnull=False)
+              .exclude(match__status=Match.Status.CANCELLED)
+              .values_list("match_id", flat=True).first())
+    if played is not None:
+        raise TournamentError(
+            TournamentErrorCode.INVALID,
+            f"game {number}: a log was already submitted for it (match #{played}); the "
+            "characters it played are the game's (picks are locked before a game is played)",
         )
     if CharacterPick.objects.filter(set=s, game_number=number, side=side).exists():
         raise TournamentError(

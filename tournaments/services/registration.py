@@ -250,8 +250,10 @@ def _promote_waitlist(event: Event) -> list[Entrant]:
         entrant.save(update_fields=["status"])
         promoted.append(entrant)
         # After the commit: a promotion rolled back must not be announced.
+        # send_robust: a failing receiver is logged, never an error for the stored promotion
         transaction.on_commit(
-            lambda entrant=entrant: waitlist_promoted.send(sender=Entrant, entrant=entrant)
+            lambda entrant=entrant: waitlist_promoted.send_robust(sender=Entrant,
+                                                                  entrant=entrant)
         )
     return promoted
 

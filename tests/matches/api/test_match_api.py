@@ -111,7 +111,9 @@ def test_confirm_and_status(match, django_capture_on_commit_callbacks) -> None:
     assert detail["logs"][0]["latest_run"]["status"] == "legal"
     assert detail["logs"][0]["latest_run"]["verdict"]["final"]["turns"] > 0
     assert detail["logs"][0]["endorsed_by_sides"] == [1]
-    response = client_for(side_user(match, 2)).post(f"/api/matches/{match.pk}/confirm/")
+    response = client_for(side_user(match, 2)).post(f"/api/matches/{match.pk}/confirm/",
+                                                    {"log": detail["logs"][0]["id"]},
+                                                    format="json")
     assert response.status_code == 200
     assert response.json()["status"] == "confirmed"
 
@@ -126,7 +128,9 @@ def test_confirm_is_refused(match, who, expected, django_capture_on_commit_callb
     user = {"anonymous": None, "outsider": PlayerFactory().user, "submitter": side_user(match, 1)}[
         who
     ]
-    response = client_for(user).post(f"/api/matches/{match.pk}/confirm/")
+    log = match.logs.get()
+    response = client_for(user).post(f"/api/matches/{match.pk}/confirm/", {"log": log.pk},
+                                     format="json")
     assert response.status_code == expected
     match.refresh_from_db()
     assert match.status == Match.Status.AWAITING_CONFIRMATION
@@ -203,7 +207,8 @@ def test_dispute_api(match, who, expected, django_capture_on_commit_callbacks) -
         "opponent": side_user(match, 2),
     }[who]
     response = client_for(user).post(
-        f"/api/matches/{match.pk}/dispute/", {"reason": "not our game"}, format="json"
+        f"/api/matches/{match.pk}/dispute/",
+        {"reason": "not our game", "log": match.logs.get().pk}, format="json"
     )
     assert response.status_code == expected, response.content
     match.refresh_from_db()
@@ -217,7 +222,8 @@ def test_submission_response_is_read_in_three_queries(match, django_assert_max_n
     """The response (the log's newest run and endorsing sides, the match's sides and players)
     is prefetched: no query per side's player (the lazy serializers took five)."""
     client = client_for(side_user(match, 1))
-    with django_assert_max_num_queries(1 + 14 + 3):  # the match's 404 check, the service, the body
+    # the match's 404 check, who may submit (before the body is read), the service, the body
+    with django_assert_max_num_queries(1 + 1 + 14 + 3):
         response = submit(client, match, log_text=self_play_log_text())
     assert response.status_code == 201, response.content
     body = response.json()

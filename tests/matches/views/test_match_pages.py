@@ -66,7 +66,8 @@ def test_legal_log_page_shows_the_result_and_the_confirm_button_to_the_other_sid
     assert "Every step is legal" in html
     assert f"after {final['turns']} turns" in html
     assert "Confirm this result" in html
-    response = client.post(f"/matches/{match.pk}/confirm/", follow=True)
+    response = client.post(f"/matches/{match.pk}/confirm/", {"log": match.logs.get().pk},
+                           follow=True)
     assert "Result confirmed." in response.content.decode()
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED
@@ -219,7 +220,8 @@ def test_opponent_disputes_from_the_page(client, django_capture_on_commit_callba
     client.force_login(side_user(match, 2))
     assert "Dispute this log" in client.get(f"/matches/{match.pk}/").content.decode()
     page = client.post(
-        f"/matches/{match.pk}/dispute/", {"reason": "we played another game"}, follow=True
+        f"/matches/{match.pk}/dispute/",
+        {"reason": "we played another game", "log": match.logs.get().pk}, follow=True
     ).content.decode()
     assert "Dispute opened" in page
     assert "the other side contested the log" in page

@@ -15,8 +15,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
@@ -255,6 +256,9 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:  # issue 31: never staff accounts with a known password in prod
+            raise CommandError("seed_demo creates staff accounts with a known password: it runs "
+                               "only with DEBUG=1 (a development or demo site)")
         User = get_user_model()
         organizer, created = User.objects.get_or_create(
             username="organizer", defaults={"email": "organizer@example.com"}

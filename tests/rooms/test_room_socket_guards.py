@@ -1,0 +1,189 @@
+"""What a room's websocket refuses before any work (issue 31, item 3): frames that are not room
+messages, spectators' messages, and senders over their rate; and a first connect after the
+channel layer lost its Redis connection."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from rooms import guards
+from rooms.consumers import CLOSE_RATE_LIMITED, MAX_OVER_RATE
+from rooms.models import RoomEvent
+from rooms.routing import websocket_urlpatterns
+from tests.matches.factories import side_user
+from tests.rooms.helpers import match_room
+
+pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
+TIMEOUT = 10
+
+
+def _as(user: Any, address: str = "10.0.0.1"):
+    router = URLRouter(websocket_urlpatterns)
+
+    async def app(scope, receive, send):
+        return await router(dict(scope, user=user, client=(address, 5000)), receive, send)
+
+    return app
+
+
+async def _connect(room_id: int, user: Any, address: str = "10.0.0.1"):
+    client = WebsocketCommunicator(_as(user, address), f"/ws/rooms/{room_id}/")
+    connected, _ = await client.connect(timeout=TIMEOUT)
+    assert connected
+    return client, await client.receive_json_from(timeout=TIMEOUT)
+
+
+BAD_FRAMES: list[tuple[str, dict[str, Any], str]] = [
+    ("binary", {"bytes_data": b"\x00\x01"}, "binary frames"),
+    ("not JSON", {"text_data": "{choose"}, "not JSON"),
+    ("5,000 digits", {"text_data": '{"type": "choose", "n": ' + "9" * 5000 + "}"},
+     "characters"),
+    ("400 digits", {"text_data": '{"type": "choose", "n": ' + "9" * 400 + "}"}, "digits"),
+    ("deep", {"text_data": '{"a":' + "[" * 10 + "]" * 10 + "}"}, "deeper"),
+    ("very deep", {"text_data": "[" * 2000 + "]" * 2000}, "not JSON"),
+    ("NaN", {"text_data": '{"type": "choose", "n": NaN}'}, "NaN"),
+    ("a list", {"text_data": "[1, 2]"}, "JSON object"),
+    ("too long", {"text_data": json.dumps({"type": "choose", "x": "a" * 5000})},
+     "characters"),
+]
+
+
+def test_frames_that_are_not_room_messages_are_refused_and_the_socket_stays() -> None:
+    match, room = match_room()
+    p1_user = side_user(match, 1)
+
+    async def scenario() -> None:
+        p1, first = await _connect(room.pk, p1_user)
+        for name, frame, says in BAD_FRAMES:
+            await p1.send_to(**frame)
+            refused = await p1.receive_json_from(timeout=TIMEOUT)
+            assert refused["type"] == "refused" and refused["code"] == "bad_frame", name
+            assert says in refused["reason"], (name, refused["reason"])
+        # still connected and served: a real choice goes through
+        commit = next(c for c in first["legal"] if c["action"]["action"] == "commit")
+        await p1.send_json_to({"type": "choose", "action": commit["action"],
+                               "decision": first["decision"]})
+        moved = await p1.receive_json_from(timeout=TIMEOUT)
+        assert moved.get("type") != "refused" and moved["version"] == 1
+        await p1.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_spectators_only_listen() -> None:
+    _match, room = match_room()
+
+    async def scenario() -> None:
+        watcher, _first = await _connect(room.pk, AnonymousUser())
+        for message in ({"type": "choose", "action": {"action": "no_card"}},
+                        {"type": "clock"}, {"type": "pick", "character": "grave"}):
+            await watcher.send_json_to({**message, "ref": 7})
+            refused = await watcher.receive_json_from(timeout=TIMEOUT)
+            assert (refused["type"], refused["code"], refused["ref"]) == (
+                "refused", "not_your_seat", 7)
+        await watcher.disconnect()
+
+    async_to_sync(scenario)()
+    assert not RoomEvent.objects.filter(room=room).exists()
+
+
+def test_a_flooding_connection_is_refused_then_closed(settings) -> None:
+    settings.YOMI_RATE_LIMITS_ENABLED = True
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "message_connection": "5/hour"}
+    match, room = match_room()
+    p1_user = side_user(match, 1)
+
+    async def scenario() -> None:
+        p1, _ = await _connect(room.pk, p1_user, "10.0.0.2")
+        for _ in range(5):  # within the rate: answered (too early for the clock: no reply)
+            await p1.send_json_to({"type": "pick", "character": "grave"})
+            assert (await p1.receive_json_from(timeout=TIMEOUT))["code"] == "stale"
+        await p1.send_json_to({"type": "clock"})
+        refused = await p1.receive_json_from(timeout=TIMEOUT)
+        assert refused["code"] == "rate_limited"
+        for _ in range(MAX_OVER_RATE + 5):  # dropped without a reply, then cut off
+            await p1.send_json_to({"type": "clock"})
+        closed = await p1.receive_output(timeout=TIMEOUT)
+        assert closed == {"type": "websocket.close", "code": CLOSE_RATE_LIMITED}
+
+    async_to_sync(scenario)()
+
+
+def test_one_address_shares_one_rate_across_its_connections(settings) -> None:
+    settings.YOMI_RATE_LIMITS_ENABLED = True
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "message_address": "4/hour"}
+    match, room = match_room()
+    p1_user, p2_user = side_user(match, 1), side_user(match, 2)
+
+    async def scenario() -> None:
+        a, _ = await _connect(room.pk, p1_user, "10.0.0.3")
+        b, _ = await _connect(room.pk, p2_user, "10.0.0.3")
+        other, _ = await _connect(room.pk, p2_user, "10.0.0.4")
+        for client in (a, b, a, b):
+            await client.send_json_to({"type": "pick", "character": "grave"})
+            assert (await client.receive_json_from(timeout=TIMEOUT))["code"] == "stale"
+        await b.send_json_to({"type": "pick", "character": "grave"})
+        assert (await b.receive_json_from(timeout=TIMEOUT))["code"] == "rate_limited"
+        await other.send_json_to({"type": "pick", "character": "grave"})  # another address
+        assert (await other.receive_json_from(timeout=TIMEOUT))["code"] == "stale"
+        for client in (a, b, other):
+            await client.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_connections_per_address_are_limited(settings) -> None:
+    settings.YOMI_RATE_LIMITS_ENABLED = True
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "connect": "2/hour"}
+    _match, room = match_room()
+
+    async def scenario() -> None:
+        opened = [await _connect(room.pk, AnonymousUser(), "10.0.0.5") for _ in range(2)]
+        third = WebsocketCommunicator(_as(AnonymousUser(), "10.0.0.5"), f"/ws/rooms/{room.pk}/")
+        connected, code = await third.connect(timeout=TIMEOUT)
+        assert not connected and code == CLOSE_RATE_LIMITED
+        for client, _ in opened:
+            await client.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_the_first_connect_after_the_layer_lost_redis_succeeds(monkeypatch) -> None:
+    from channels.layers import get_channel_layer
+
+    match, room = match_room()
+    layer = get_channel_layer()
+    real = layer.group_add
+    failures = []
+
+    async def lost_once(group: str, channel: str) -> None:
+        if not failures:
+            failures.append(group)
+            raise ConnectionError("Connection closed by server.")
+        await real(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", lost_once)
+    p1_user = side_user(match, 1)
+
+    async def scenario() -> None:
+        p1, first = await _connect(room.pk, p1_user)
+        assert first["you"] == "P1" and failures
+        await p1.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_frame_is_read_in_bounded_time_and_depth() -> None:
+    # the guard itself, without a socket: the largest legal message parses, anything past
+    # the limits is refused by what it is
+    legal = {"type": "choose", "action": {"action": "combo", "cards": ["a"] * 50}, "ref": 1}
+    assert guards.frame_read(json.dumps(legal), None) == legal
+    with pytest.raises(guards.RoomError):
+        guards.frame_read("9" * 30, None)
