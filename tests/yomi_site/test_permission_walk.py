@@ -111,7 +111,7 @@ def _world() -> dict[str, Any]:
                                     characters=["grave", "jaina"])
     entrant = entrants[0]
     return {
-        "slug": event.slug, "character_id": "grave", "uidb64": "MQ", "token": "x-y",
+        "slug": event.slug, "character_id": "grave", "cid": "grave", "uidb64": "MQ", "token": "x-y",
         "pk": {"tournaments:player-detail": member.player.pk, "stats:player": member.player.pk,
                "tournaments-api:player-detail": member.player.pk,
                "stats-api:player": member.player.pk,
@@ -189,8 +189,12 @@ def test_every_url_refuses_before_any_work_and_writes_nothing(settings: Any) -> 
                     client.force_login(user)
                 status, cpu, writes = _ask(client, method, url)
                 if _refused(status, method, writes):
-                    status, cpu, writes2 = _ask(client, method, url)  # warm
-                    writes += writes2
+                    # warm, the cheapest of three asks: a garbage collection or the other
+                    # core's load can land on any one of them; work before permission is in
+                    # every ask
+                    asks = [_ask(client, method, url) for _ in range(3)]
+                    status, cpu = asks[0][0], min(a[1] for a in asks)
+                    writes += sum(a[2] for a in asks)
                 asked.append(Asked(route, method, role, status, cpu, writes))
     wrote = [a for a in asked if a.writes and (a.route, a.method, a.role) not in ALLOWED_WRITES]
     assert not wrote, "\n".join(f"{a.role} {a.method} {a.route}: {a.status}, {a.writes} rows"
