@@ -44,7 +44,7 @@ def test_a_one_device_game_played_by_side_2_alone_is_side_2s_word_side_1_must_co
             seat = _state(room, "P1")["acting"][0]
             now = _state(room, seat)
             services.room_choose(room_id=room.pk, user=holder, seat=seat,
-                                 action=pick_choice(now["legal"], rng)["action"],
+                                 action=pick_choice(now, rng)["action"],
                                  decision=now["decision"])
     assert room.status == Room.Status.FINISHED
     log = room.match_log
@@ -93,7 +93,7 @@ def test_a_casual_room_won_on_the_other_seats_clock_waits_for_that_side(
             now = _state(room, "P1")
             if now.get("legal"):
                 services.room_choose(room_id=room.pk, user=opener,
-                                     action=pick_choice(now["legal"], rng)["action"],
+                                     action=pick_choice(now, rng)["action"],
                                      decision=now["decision"])
             else:  # P2's decision: the opener waits the clock out
                 Room.objects.filter(pk=room.pk).update(
