@@ -16,6 +16,7 @@ from django.urls import reverse
 from tests.rooms.conftest import click_a_choice as _click_a_choice
 from tests.rooms.conftest import log_in as _log_in
 from tests.rooms.servers import AsgiServer
+from tests.support.browser import wait_until
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrants_create
 from tournaments.models import Game, Set
 from tournaments.services.generation import stage_generate
@@ -109,4 +110,4 @@ def test_two_browsers_play_a_versus_match_and_the_set_shows_the_verified_result(
     # both hands are revealed in a replay
     assert p1.locator("[data-seat=P2] [data-field=hand]").count() == 1
     p1.goto(p1.url.split("#")[0] + "#turn-2")
-    p1.wait_for_function("document.getElementById('position').textContent.includes('turn 2')")
+    wait_until(p1, "document.getElementById('position').textContent.includes('turn 2')")

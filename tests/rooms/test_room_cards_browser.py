@@ -27,12 +27,12 @@ from tests.rooms.conftest import click_a_choice, log_in
 from tests.rooms.helpers import match_room, quince_at_two_truths
 from tests.rooms.helpers import state as room_state
 from tests.rooms.servers import AsgiServer
+from tests.support.browser import inject_axe, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-AXE = Path(__file__).resolve().parents[1] / "support" / "axe.min.js"
 DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 SEAT_IDS = re.compile(r"\bP[1-4]\b")
 
@@ -60,7 +60,7 @@ def _on_screen(page: Any, selector: str) -> bool:
 
 def _axe(page: Any) -> list[str]:
     """axe-core's serious and critical violations on the page as it stands."""
-    page.add_script_tag(path=str(AXE))
+    inject_axe(page)
     found = page.evaluate("""async () => {
       const r = await axe.run(document, {resultTypes: ['violations']});
       return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -221,7 +221,7 @@ def test_a_quince_player_makes_a_two_truths_choice_through_the_picker(
     assert confirm.count() == 1
     before = RoomEvent.objects.filter(room=room).count()
     confirm.click()
-    page.wait_for_function(f"Number(document.getElementById('room').dataset.version) > {before}")
+    wait_until(page, f"Number(document.getElementById('room').dataset.version) > {before}")
     made = RoomEvent.objects.filter(room=room).order_by("index")[before]
     assert made.player == "P1"
     assert made.action == {"action": "ability", "ability": "Two Truths", "option": "choose",

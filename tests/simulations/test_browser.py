@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from simulations.models import MatchupChunk, MatchupJob
 from tests.stats.test_browser import _rendered
+from tests.support.browser import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,6 +42,5 @@ def test_a_running_job_page_updates_its_progress(browser, live_server) -> None:
     page.goto(live_server.url + reverse("simulations:job", args=[job.pk]))
     assert page.locator("#p-games").inner_text() == "10"
     chunk(job, "troq", "grave", 5, 5)
-    page.wait_for_function("document.getElementById('p-games').textContent === '20'",
-                           timeout=15_000)
+    wait_until(page, "document.getElementById('p-games').textContent === '20'", timeout=15)
     assert page.locator("#p-rate").inner_text() != "\u2013"  # an en dash: no rate yet

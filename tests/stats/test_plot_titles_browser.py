@@ -11,6 +11,7 @@ from django.urls import reverse
 from tests.matches.factories import PlayerFactory
 from tests.stats.helpers import log_won_by, versus
 from tests.stats.test_browser import _confirm
+from tests.support.browser import wait_until
 from tests.tournaments.factories import EventFactory, StageFactory, UserFactory, entrant_create
 from tests.tournaments.helpers import report
 from tournaments.services.generation import stage_generate
@@ -39,9 +40,8 @@ def _plots(page: Any) -> list[dict[str, Any]]:
     areas = page.locator("[data-plot]")
     for i in range(areas.count()):
         areas.nth(i).locator("xpath=.").wait_for()
-        page.wait_for_function(
-            "el => el.dataset.rendered === 'true'", arg=areas.nth(i).element_handle(),
-            timeout=20_000)
+        wait_until(page, "el => el.dataset.rendered === 'true'",
+                   arg=areas.nth(i).element_handle(), timeout=20)
     return page.evaluate("""() => Array.from(document.querySelectorAll('[data-plot]')).map(el => {
         const title = el.querySelector('.gtitle');
         const t = title ? title.getBoundingClientRect() : null;

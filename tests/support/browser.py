@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,3 +42,25 @@ def chromium(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+# The site's Content-Security-Policy (script-src 'self') forbids what Playwright's
+# wait_for_function and add_script_tag do inside the page (an eval, an inline script); a
+# page.evaluate goes through the browser's debugging protocol, which the policy does not cover,
+# so the tests poll and inject through it and the pages keep their policy.
+AXE_SOURCE = (Path(__file__).resolve().parents[1] / "yomi_site" / "axe" / "axe.min.js").read_text()
+
+
+def wait_until(page: Any, predicate: str, arg: Any = None, timeout: float = 10.0) -> None:
+    """Wait until ``predicate`` (a JavaScript expression or function of ``arg``) is true."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(predicate, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
+        page.wait_for_timeout(50)
+
+
+def inject_axe(page: Any) -> None:
+    """axe-core (vendored, MPL-2.0) into the page, as ``window.axe``."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE_SOURCE)

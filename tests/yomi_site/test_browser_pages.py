@@ -9,7 +9,6 @@ when no Chromium is installed, unless YOMI_REQUIRE_SERVICES=1 (CI installs it).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from matches.services import match_log_confirm, match_log_submit
 from notifications.models import Notification
 from tests.matches.factories import PlayerFactory, UserFactory, with_extra_event
 from tests.stats.helpers import log_won_by, versus
+from tests.support.browser import inject_axe
 from tests.tournaments.factories import EventFactory, StageFactory, entrants_create
 from tests.tournaments.helpers import report
 from tournaments.models import Set
@@ -26,7 +26,6 @@ from tournaments.services.generation import stage_generate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = (Path(__file__).parent / "axe" / "axe.min.js").read_text()
 PHONE = {"width": 390, "height": 844}
 PASSWORD = "a-long-browser-passphrase"
 
@@ -89,7 +88,7 @@ ANONYMOUS = {
 
 
 def _axe(page: Any) -> list[dict[str, Any]]:
-    page.add_script_tag(content=AXE)
+    inject_axe(page)
     result = page.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
