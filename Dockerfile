@@ -39,4 +39,4 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-only-not-a-secret django-admin collectstati
 USER yomi
 EXPOSE 8000
 # web by default; docker-compose.yml runs the migrations, the workers and beat from this image
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "yomi_site.asgi:application"]
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--websocket-max-message-size", "65536", "yomi_site.asgi:application"]
