@@ -242,9 +242,8 @@ def test_acrobatics_is_not_played_from_the_bench__TG_8() -> None:
     from rules_engine.types import PlayerId
 
     bench = PlayerId.P3
-    g = Game.for_teams(Mode.TAG_TEAM, (Team.of(("grave", "vendetta")), Team.of(("grave",
-                                                                                 "rook"))),
-                       seed=3, ruleset=Ruleset(assists=OnOff.OFF))
+    g = Game.new(Mode.TAG_TEAM, (Team.of(("grave", "vendetta")), Team.of(("grave", "rook"))),
+                 seed=3, ruleset=Ruleset(assists=OnOff.OFF))
     assert g.state(bench).character.id == "vendetta" and not g.in_combat(g.state(bench))
     helpers.deal_hand(g, bench, "8S 2S 3S")
     helpers.deal_hand(g, P1, "5D 6D")
