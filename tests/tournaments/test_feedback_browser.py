@@ -200,7 +200,7 @@ def test_a_refused_log_is_told_and_the_game_is_played_again_from_the_set_page(
     assert "END-2" in notice.inner_text()
     notice.get_by_role("link", name="Replay its log as far as it is legal").click()
     page.wait_for_load_state()
-    assert "could not be replayed" in page.locator("main").inner_text()
+    assert "The replay stops at" in page.locator("main").inner_text()
     page.goto(set_url)
     page.get_by_role("button", name="Play this game again").click()
     page.wait_for_load_state()
