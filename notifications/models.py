@@ -17,6 +17,7 @@ class Notification(models.Model):
         TEAM_INVITATION = "team_invitation", "You were invited to a team"
         LOG_REFUSED = "log_refused", "A match log was refused"
         VERDICT_CHANGED = "verdict_changed", "A result's verdict changed"
+        RESULT_NOT_APPLIED = "result_not_applied", "A match result was not credited to its set"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

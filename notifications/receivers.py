@@ -3,7 +3,8 @@
 The lower apps do not import this one (import-linter): matches' logs and disputes are seen
 through ``post_save`` of their rows, sets becoming ready through ``tournaments.announcements``,
 a waitlist promotion and a team invitation through ``tournaments.signals``, a refused log
-through ``matches.signals``, reported scores and verdict changes through ``post_save``.
+through ``matches.signals``, reported scores, verdict changes and results a set could not take
+through ``post_save``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from matches.verdicts import verdict_view
 from notifications.models import Notification
 from notifications.services import notify
 from tournaments.announcements import sets_ready
-from tournaments.models import Entrant, EntrantMember, Event, Set, SetReport
+from tournaments.models import Entrant, EntrantMember, Event, Set, SetReport, SetResultChange
 from tournaments.signals import team_invited, waitlist_promoted
 
 
@@ -211,3 +212,26 @@ def on_room_log_refused(sender: Any, instance: AuditEntry, created: bool, **kwar
            text=f"{what}: the match room's log was refused ({entry.reason}). No result was "
                 "recorded: the set's page says how to go on.",
            url=url, subject=f"audit:{entry.pk}")
+
+
+@receiver(post_save, sender=SetResultChange, dispatch_uid="notifications.result_not_applied")
+def on_result_not_applied(sender: Any, instance: SetResultChange, created: bool,
+                          **kwargs: Any) -> None:
+    """A confirmed match whose set could not take its result (its entrants changed, the set was
+    decided another way): the players must not think it counted, the organizers must decide."""
+    change = instance
+    if not created or change.action != "match_not_applied":
+        return
+    match_id = (change.after or {}).get("match")
+    if not isinstance(match_id, int):
+        return
+    players, managers = _match_people(match_id)  # managers: the event's organizers among them
+    url, what = _match_url(match_id)
+    text = (f"{what}: its confirmed result was not credited to the set ({change.reason}).")
+    # in the set's transaction (``set_match_result_record``): told only if the change is kept
+    notify(users=players - managers, kind=Notification.Kind.RESULT_NOT_APPLIED,
+           text=text + " The event's organizers were told and decide the set.",
+           url=url, subject=f"set-change:{change.pk}")
+    notify(users=managers, kind=Notification.Kind.RESULT_NOT_APPLIED,
+           text=text + " Decide the set: enter its result on the set's page.",
+           url=url, subject=f"set-change:{change.pk}")
