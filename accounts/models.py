@@ -56,3 +56,28 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.hint}…)"
+
+
+class PasswordResetMail(models.Model):
+    """A password-reset mail owed to a user: the outbox row (issue 31).
+
+    Written when the reset is asked for; the mail's task is handed to the broker after the
+    commit and marks the row once the mail went out, so a broker or mail-server outage leaves
+    the row owed for the sweep instead of failing the request. The link's token is made when
+    the mail is sent (it is never stored): it is valid for ``PASSWORD_RESET_TIMEOUT`` from then.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="password_reset_mails"
+    )
+    # The host and scheme the reset was asked on: the link points back to the same site.
+    domain = models.CharField(max_length=255)
+    use_https = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"password reset of user {self.user_id}"

@@ -1,9 +1,13 @@
-"""Writes of the accounts app: sign-up and its e-mail confirmation, profiles, API tokens."""
+"""Writes of the accounts app: sign-up and its e-mail confirmation, password-reset mails,
+profiles, API tokens."""
 
 from __future__ import annotations
 
 import logging
 import secrets
+import unicodedata
+from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -13,10 +17,13 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from accounts.models import ApiToken, Profile, token_digest
+from accounts.models import ApiToken, PasswordResetMail, Profile, token_digest
+from matches.dispatch import task_send
 from matches.models import Player
 
 logger = logging.getLogger(__name__)
@@ -72,8 +79,6 @@ def activation_mail_send(*, user: Any, base_url: str) -> bool:
     """
     uidb64 = urlsafe_base64_encode(force_bytes(user.pk))
     token = default_token_generator.make_token(user)
-    from django.urls import reverse
-
     link = base_url.rstrip("/") + reverse("accounts:activate", args=[uidb64, token])
     context = {"user": user, "link": link}
     try:
@@ -107,6 +112,98 @@ def user_activate(*, uidb64: str, token: str) -> Any | None:
     user.is_active = True
     user.save(update_fields=["is_active"])
     return user
+
+
+# A reset mail still owed after this long is dropped by the sweep: whoever asked for it has asked
+# again or given up. Rows are deleted after RESET_MAIL_KEPT_FOR (they hold no secret: the token
+# is made when the mail is sent).
+RESET_MAIL_OWED_FOR = timedelta(hours=1)
+RESET_MAIL_KEPT_FOR = timedelta(days=1)
+
+
+def _same_address(a: str, b: str) -> bool:
+    def fold(text: str) -> str:
+        return unicodedata.normalize("NFKC", text).casefold()
+
+    return fold(a) == fold(b)
+
+
+def password_reset_mail_queue(*, email: str, domain: str, use_https: bool) -> int:
+    """Owe a password-reset mail to the active account with this address (with a password to
+    reset); how many are owed (0 or 1: an address holds one account).
+
+    Nothing is sent in the caller's request: the row is the outbox, and the mail's task is handed
+    to the workers after the commit through the guarded path, so a broker or mail-server outage
+    leaves the mail owed for the sweep (``password_reset_mails_owed_send``), never an error. The
+    caller says the same thing whether an account has the address or not.
+    """
+    users = [u for u in get_user_model()._default_manager.filter(
+        email__iexact=email, is_active=True) if u.has_usable_password()
+        and _same_address(email, u.email)]
+    with transaction.atomic():
+        ids = [PasswordResetMail.objects.create(user=u, domain=domain, use_https=use_https).pk
+               for u in users]
+        if ids:
+            transaction.on_commit(lambda: password_reset_mails_send(ids))
+    return len(ids)
+
+
+def password_reset_mails_send(mail_ids: Iterable[int]) -> int:
+    """Hand each owed reset mail to the workers; how many were handed over. Never raises: a
+    broker down (or, with in-process tasks, a mail server down) leaves it owed for the sweep."""
+    from accounts.tasks import password_reset_mail_send_task
+
+    sent = 0
+    for pk in mail_ids:
+        try:
+            sent += task_send(f"password-reset mail {pk}",
+                              lambda pk=pk: password_reset_mail_send_task.delay(pk))
+        except Exception:  # in-process (eager) tasks: the send itself failed
+            logger.warning("password-reset mail %s not sent now; the sweep sends it", pk,
+                           exc_info=True)
+    return sent
+
+
+def password_reset_mails_owed_send(*, older_than: timedelta) -> list[int]:
+    """The sweep: send again each reset mail owed for longer than ``older_than`` (and less than
+    RESET_MAIL_OWED_FOR); forget the rows older than RESET_MAIL_KEPT_FOR."""
+    now = timezone.now()
+    PasswordResetMail.objects.filter(created_at__lt=now - RESET_MAIL_KEPT_FOR).delete()
+    owed = list(PasswordResetMail.objects.filter(
+        sent_at__isnull=True, created_at__lte=now - older_than,
+        created_at__gte=now - RESET_MAIL_OWED_FOR,
+    ).order_by("created_at").values_list("pk", flat=True)[:500])
+    password_reset_mails_send(owed)
+    return owed
+
+
+def password_reset_mail_send(*, mail_id: int) -> bool:
+    """Send one owed reset mail with a fresh one-time link; once only. False when it was sent
+    already, is too old, or the account can no longer reset its password."""
+    with transaction.atomic():
+        owed = (PasswordResetMail.objects.select_for_update().select_related("user")
+                .filter(pk=mail_id, sent_at__isnull=True,
+                        created_at__gte=timezone.now() - RESET_MAIL_OWED_FOR).first())
+        if owed is None:
+            return False
+        user = owed.user
+        if not user.is_active or not user.email or not user.has_usable_password():
+            return False
+        context = {
+            "email": user.email, "domain": owed.domain, "site_name": owed.domain,
+            "uid": urlsafe_base64_encode(force_bytes(user.pk)), "user": user,
+            "token": default_token_generator.make_token(user),
+            "protocol": "https" if owed.use_https else "http",
+        }
+        subject = "".join(render_to_string("registration/password_reset_subject.txt",
+                                           context).splitlines())
+        send_mail(subject=subject,
+                  message=render_to_string("registration/password_reset_email.html", context),
+                  from_email=None, recipient_list=[user.email])
+        # marked after the send: a send that fails is retried, one that succeeds is not repeated
+        owed.sent_at = timezone.now()
+        owed.save(update_fields=["sent_at"])
+        return True
 
 
 def profile_for(user: Any) -> Profile:

@@ -6,9 +6,10 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.auth.views import LoginView, PasswordResetView
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
+from accounts.services import password_reset_mail_queue
 from matches.ratelimits import Limited, name_key, rate_limit_hit
 
 SECTIONS = [
@@ -64,7 +65,18 @@ class RateLimitedLoginView(LoginView):
 class RateLimitedPasswordResetView(PasswordResetView):
     """Django's password reset, counted per address and per e-mail address asked for
     (``YOMI_RATE_LIMITS`` "reset_ip", "reset_email"): over either, no mail is sent and the
-    page says when to try again, the same whether the address has an account or not."""
+    page says when to try again, the same whether the address has an account or not.
+
+    The mail is not sent in the request: it is owed in the database and sent by the workers
+    after the commit (``accounts.services.password_reset_mail_queue``), so a broker or mail
+    server outage never turns the request into an error; the page after it says so.
+    """
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        password_reset_mail_queue(email=form.cleaned_data["email"],
+                                  domain=self.request.get_host(),
+                                  use_https=self.request.is_secure())
+        return HttpResponseRedirect(self.get_success_url())
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         for name, key in (("reset_ip", "ip"), ("reset_email", name_key("email"))):

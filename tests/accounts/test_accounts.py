@@ -116,9 +116,13 @@ def test_sign_ups_are_rate_limited_per_address(client):
     assert not get_user_model().objects.filter(username="u3").exists()
 
 
-def test_password_reset_mails_a_link_that_sets_a_new_password(client):
+def test_password_reset_mails_a_link_that_sets_a_new_password(
+    client, django_capture_on_commit_callbacks,
+):
     UserFactory(username="forgetful", email="forgetful@example.org")
-    response = client.post(reverse("password_reset"), {"email": "forgetful@example.org"})
+    # the mail is sent after the commit (the outbox): in-process tasks here
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("password_reset"), {"email": "forgetful@example.org"})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     assert mail.outbox[0].subject == "Reset your Yomi tournaments password"

@@ -17,8 +17,12 @@ from notifications.services import notification_emails_owed_send
 from tests.matches.factories import self_play_log_won_by, side_user
 from tests.tournaments.factories import StageFactory, entrants_create
 from tournaments.models import Game, Set, SetResultChange, Stage
-from tournaments.services.advancement import GameInput, SetResult, set_result_correct
-from tournaments.services.advancement import set_result_report
+from tournaments.services.advancement import (
+    GameInput,
+    SetResult,
+    set_result_correct,
+    set_result_report,
+)
 from tournaments.services.generation import stage_generate
 from tournaments.services.set_matches import set_match_open
 
