@@ -74,7 +74,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.room_id = int(self.scope["url_route"]["kwargs"]["room_id"])
         self.address = _address(self.scope)
-        if not guards.rate_allows("connect", self.address):
+        if not await guards.rate_allows("connect", self.address):
             await self.close(code=CLOSE_RATE_LIMITED)
             return
         found = await database_sync_to_async(_connect_state)(self.room_id, self.scope.get("user"))
@@ -111,8 +111,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         """Every frame: the rates, then the frame, then (players only) the services."""
         if self.cut_off:
             return
-        if not (guards.rate_allows("message_connection", self.channel_name)
-                and guards.rate_allows("message_address", self.address)):
+        # the connection's own count first: it is in memory, and a flood past it never
+        # reaches the shared (Redis) count of its address
+        if not (await guards.rate_allows("message_connection", self.channel_name)
+                and await guards.rate_allows("message_address", self.address)):
             self.over_rate += 1
             if self.over_rate > MAX_OVER_RATE:
                 await self._cut_off(CLOSE_RATE_LIMITED)

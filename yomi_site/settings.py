@@ -290,12 +290,15 @@ YOMI_RATE_LIMITS = {
     "reset_email": os.environ.get("YOMI_RATE_RESET_EMAIL", "3/h"),
 }
 # A room's websocket (rooms.guards, docs/security.md): messages per connection and per address,
-# connections opened per address. Counted in each ASGI process's memory.
+# connections opened per address. A connection's count is in its ASGI process's memory; an
+# address's counts are in Redis with REDIS_URL (one count across the processes), else in memory.
 YOMI_ROOM_RATES = {
     "message_connection": os.environ.get("YOMI_RATE_ROOM_MESSAGES", "20/second"),
     "message_address": os.environ.get("YOMI_RATE_ROOM_MESSAGES_IP", "200/second"),
     "connect": os.environ.get("YOMI_RATE_ROOM_CONNECTS_IP", "120/minute"),
 }
+YOMI_ROOM_RATE_STORAGE = f"async+{REDIS_URL}" if REDIS_URL else ""
+YOMI_ROOM_RATE_PREFIX = "yomi-room-rates"
 # The cache: local memory for the embedded default (one process, nothing to install), Redis
 # (shared by every web process) with REDIS_URL. Short timeouts: if Redis is down the limits
 # are skipped (logged), the site keeps answering.

@@ -59,6 +59,10 @@ USES_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
 # live in local memory so that tests never share them through Redis.
 YOMI_RATE_LIMITS_ENABLED = False
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The rooms' per-address counts are shared through the real Redis, as in production, under a
+# prefix of this session's own (inherited by the processes it starts: they share the counts).
+YOMI_ROOM_RATE_STORAGE = f"async+{TEST_REDIS_URL}"
+YOMI_ROOM_RATE_PREFIX = f"{os.environ['CELERY_TASK_DEFAULT_QUEUE']}-room-rates"
 # Serve static files through the finders: the suite never runs collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True

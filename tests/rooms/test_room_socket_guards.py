@@ -1,24 +1,34 @@
 """What a room's websocket refuses before any work (issue 31, item 3): frames that are not room
-messages, spectators' messages, and senders over their rate; and a first connect after the
-channel layer lost its Redis connection."""
+messages, spectators' messages, and senders over their rate (an address's counts shared by the
+ASGI processes through Redis, in memory without it); and a first connect after the channel
+layer lost its Redis connection."""
 
 from __future__ import annotations
 
 import json
+import logging
+import os
+import subprocess
+import sys
+import time
 from typing import Any
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.contrib.auth.models import AnonymousUser
 
 from rooms import guards
 from rooms.consumers import CLOSE_RATE_LIMITED, MAX_OVER_RATE
 from rooms.models import RoomEvent
 from rooms.routing import websocket_urlpatterns
+from tests.conftest import REPO_ROOT
 from tests.matches.factories import side_user
 from tests.rooms.helpers import match_room
+from tests.support.faults import free_port
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 TIMEOUT = 10
@@ -187,3 +197,83 @@ def test_a_frame_is_read_in_bounded_time_and_depth() -> None:
     assert guards.frame_read(json.dumps(legal), None) == legal
     with pytest.raises(guards.RoomError):
         guards.frame_read("9" * 30, None)
+
+
+# Another ASGI process, as far as the guard can tell: its own interpreter and memory, the same
+# settings (and so the same Redis and key prefix).
+_OTHER_PROCESS = """
+import asyncio, sys
+import django
+django.setup()
+from django.conf import settings
+settings.YOMI_RATE_LIMITS_ENABLED = True
+settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "connect": sys.argv[1]}
+from rooms import guards
+
+async def main():
+    return [await guards.rate_allows("connect", sys.argv[2]) for _ in range(int(sys.argv[3]))]
+
+print(asyncio.run(main()))
+"""
+
+
+def _connect_refused(room_id: int, address: str) -> bool:
+    async def attempt() -> bool:
+        client = WebsocketCommunicator(_as(AnonymousUser(), address), f"/ws/rooms/{room_id}/")
+        connected, code = await client.connect(timeout=TIMEOUT)
+        if connected:
+            await client.receive_json_from(timeout=TIMEOUT)
+            await client.disconnect()
+            return False
+        assert code == CLOSE_RATE_LIMITED
+        return True
+
+    return async_to_sync(attempt)()
+
+
+def test_an_address_has_one_allowance_across_the_asgi_processes(settings) -> None:
+    settings.YOMI_RATE_LIMITS_ENABLED = True
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "connect": "3/hour"}
+    _match, room = match_room()
+    other = subprocess.run(
+        [sys.executable, "-c", _OTHER_PROCESS, "3/hour", "10.0.1.1", "3"],
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "yomi_site.test_settings"},
+    )
+    assert other.returncode == 0, other.stderr
+    assert other.stdout.split("\n")[-2] == "[True, True, True]"  # its whole allowance
+    # this process has counted nothing from that address, yet it refuses it: one count
+    assert _connect_refused(room.pk, "10.0.1.1")
+    assert not _connect_refused(room.pk, "10.0.1.2")  # another address has its own
+    keys = redis.Redis.from_url(django_settings.TEST_REDIS_URL).keys(
+        f"{settings.YOMI_ROOM_RATE_PREFIX}*10.0.1.1*")
+    assert len(keys) == 1  # the count is Redis's
+
+
+def test_without_redis_the_counts_are_kept_in_memory(settings) -> None:
+    # make run: SQLite, the in-memory channel layer, no REDIS_URL (YOMI_ROOM_RATE_STORAGE "")
+    settings.YOMI_RATE_LIMITS_ENABLED = True
+    settings.YOMI_ROOM_RATE_STORAGE = ""
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "connect": "2/hour"}
+    _match, room = match_room()
+    assert [_connect_refused(room.pk, "10.0.1.3") for _ in range(3)] == [False, False, True]
+    assert not redis.Redis.from_url(django_settings.TEST_REDIS_URL).keys("*10.0.1.3*")
+
+
+def test_a_redis_outage_falls_back_to_memory_quickly_and_says_so_once(settings, caplog) -> None:
+    settings.YOMI_RATE_LIMITS_ENABLED = True
+    settings.YOMI_ROOM_RATE_STORAGE = f"async+redis://127.0.0.1:{free_port()}/0"  # nobody there
+    settings.YOMI_ROOM_RATES = {**settings.YOMI_ROOM_RATES, "message_address": "2/hour"}
+
+    async def hits() -> list[bool]:
+        return [await guards.rate_allows("message_address", "10.0.1.4") for _ in range(4)]
+
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="rooms.guards"):
+        allowed = async_to_sync(hits)()
+    # still limited (this process's memory), without waiting on the dead Redis each time
+    assert allowed == [True, True, False, False]
+    assert time.monotonic() - started < 2
+    assert [r.message for r in caplog.records].count(
+        "room rates: the shared counts cannot be reached; message_address per address is "
+        "counted in this process for 5 s") == 1
