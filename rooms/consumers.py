@@ -193,4 +193,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         ))
 
     async def room_state(self, event: dict[str, Any]) -> None:
+        # cut off by the server: its groups still broadcast to it until daphne reports the
+        # disconnect, and a send on the closed transport is a traceback in the log
+        if self.cut_off:
+            return
         await self.send_json(event["message"])

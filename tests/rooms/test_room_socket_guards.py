@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 import redis
 from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.contrib.auth.models import AnonymousUser
 
 from rooms import guards
-from rooms.consumers import CLOSE_RATE_LIMITED, MAX_OVER_RATE
+from rooms.consumers import CLOSE_RATE_LIMITED, MAX_OVER_RATE, room_group
 from rooms.models import RoomEvent
 from rooms.routing import websocket_urlpatterns
 from tests.conftest import REPO_ROOT
@@ -122,6 +123,12 @@ def test_a_flooding_connection_is_refused_then_closed(settings) -> None:
             await p1.send_json_to({"type": "clock"})
         closed = await p1.receive_output(timeout=TIMEOUT)
         assert closed == {"type": "websocket.close", "code": CLOSE_RATE_LIMITED}
+        # the room's updates are no longer sent to it (daphne: a send on a closed protocol)
+        layer = get_channel_layer()
+        for audience in ("P1", "P2", "public"):
+            await layer.group_send(room_group(room.pk, audience),
+                                   {"type": "room.state", "message": {"type": "state"}})
+        assert await p1.receive_nothing(timeout=1)
 
     async_to_sync(scenario)()
 
