@@ -347,6 +347,13 @@ class GameCore:
         segments = self.combat.run.segments
         return segments[0].seat if segments else None
 
+    def combo_of(self, ps: PlayerState) -> list[ComboEntry]:
+        """The moves of this combat's combo that ``ps`` played itself, in order: its own
+        segments. A tag (TAG-CONT, TAG-SUPER) or an assist (AS-11) puts another seat's moves
+        in the same combo, and their cards come from that seat's deck, not ``ps``'s."""
+        return [e for seg in self.combat.run.segments if seg.seat is ps.player
+                for e in seg.entries]
+
     @property
     def combos(self) -> list[ComboRecord]:
         """Every finished combo of the game (from the journal)."""
@@ -1035,9 +1042,13 @@ class GameCore:
                 raise EngineInvariantError(f"{card} is not {ps.player.name}'s combat card")
             ps.combat_card = None
         elif frm is _COMBO:
-            entry = next((e for e in self.combo if e.card is card and not e.returned), None)
+            # only ``ps``'s own moves: a partner's move of the same combo (a tag, an assist)
+            # may be a card of the same code from the partner's deck
+            entry = next((e for e in self.combo_of(ps) if e.card is card and not e.returned),
+                         None)
             if entry is None:
-                raise EngineInvariantError(f"{card} is not a combo move this combat")
+                raise EngineInvariantError(f"{card} is not {ps.player.name}'s combo move this "
+                                           "combat")
             entry.returned = True  # it leaves the combo area now, not at C13c
         else:
             zone: list[Card] = getattr(ps, _PILES[frm])
