@@ -464,9 +464,8 @@ class GameCore:
         stops applying to the other side (modifiers it put on the winner)."""
         self.journal.record(TurnEnded(self.turn, self.step, self.life, self.initiative))
         for ps in self.players:
-            for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo
-                                                    if self.combo_seat is ps.player
-                                                    and e.played_in_c10 and not e.returned)]:
+            for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo_of(ps)
+                                                    if e.played_in_c10 and not e.returned)]:
                 if c is not None and c not in ps.discard:
                     self.discard(ps, c)
             ps.combat_card, ps.face_down, ps.combat_move = None, None, None
@@ -1065,7 +1064,11 @@ class GameCore:
         elif to is _BANISHED:
             ps.banished.append(card)  # removed from the game (Into Oblivion)
         elif to in _PILES:  # the hand, or face up on the table
-            getattr(ps, _PILES[to]).append(card)
+            pile: list[Card] = getattr(ps, _PILES[to])
+            if card in pile:  # GEN-6: one deck holds one card of a code; a second is another
+                # seat's card (a partner's combo move), which no card text takes
+                raise EngineInvariantError(f"{ps.player.name}'s {to.value} already holds {card}")
+            pile.append(card)
         else:
             raise EngineInvariantError(f"cards are not moved into the {to.value} area this way")
 

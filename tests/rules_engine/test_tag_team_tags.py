@@ -284,8 +284,9 @@ def test_chains_belong_to_their_character_across_a_tag__OQ_15__CH_1() -> None:
     assert g.combos[-1].chains == [2, 3]
 
 
-def test_burning_vigor_returns_only_jainas_own_cards_across_a_tag__TAG_CONT() -> None:
-    """TAG-CONT and Burning Vigor ("return any of YOUR combo cards"): Jaina (P1) wins with a
+def test_burning_vigor_returns_only_jainas_own_cards_across_a_tag__TG_8__TAG_CONT() -> None:
+    """TG-8 (d): Jaina's buyback (Burning Vigor) covers only the attacks she plays herself.
+    After a combo-continue tag (TAG-CONT): Jaina (P1) wins with a
     2, combos a 3 and tags Grave (P3) in, who continues the combo with his 4S, a card of his
     deck; Jaina holds her own 4S. At the end of combat she may take back her 2 and 3, never
     Grave's 4S: a hand never holds two cards of one code (the Tag Team self-play logs whose
