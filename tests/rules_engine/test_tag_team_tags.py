@@ -314,6 +314,33 @@ def test_burning_vigor_returns_only_jainas_own_cards_across_a_tag__TG_8__TAG_CON
     assert card("4S") in grave.discard and card("4S") not in jaina.discard
 
 
+def test_bathed_in_moonlight_is_not_offered_for_the_partners_jack__TG_8__TAG_CONT() -> None:
+    """TG-8 (d), "you" means you (AB-7): Gloria's Bathed in Moonlight returns a Jack she hit
+    with. Gloria (P1) wins with a 2, combos a 3 and tags Grave (P3) in, whose JS hits; at the
+    end of combat she is offered nothing for his Jack (a card of his deck; she holds her own
+    JS, which did not hit)."""
+    g = tag_match(a=("gloria", "grave"))
+    deal_hand(g, P1, "2H 3H 9C JS")
+    deal_hand(g, P3, "JS 5S TD")
+    deal_hand(g, P2, "2D")
+    deal_hand(g, P4, "5C")
+    g.apply(P1, Commit(card("2H"), ATTACK))
+    g.apply(P2, Commit(card("2D"), THROW))
+    drive(g, c10(P1))
+    g.apply(P1, Combo(card("3H"), ATTACK))
+    g.apply(P1, Tag("continue", card=card("9C"), partner_card=card("TD")))
+    g.apply(P3, Combo(card("JS"), ATTACK))
+    offered: list[UseAbility] = []
+
+    def to_power_up(g: Game) -> bool:  # noting Gloria's abilities offered on the way
+        offered.extend(a for a in g.legal_actions(P1) if isinstance(a, UseAbility))
+        return g.step == "P2"
+
+    drive(g, to_power_up)
+    assert (g.turn, g.step) == (1, "P2") and offered == []
+    assert card("JS") in g.state(P3).discard and card("JS") in g.state(P1).hand
+
+
 def test_continue_tag_refused_with_an_ender_or_no_points__TAG_CONT() -> None:
     """TAG-CONT: no combo-continue tag once the combo holds an Ender (or a Can't Combo move),
     or when the active player has no combo point left."""
