@@ -245,6 +245,25 @@ def test_a_loop_k_whose_hit_ended_the_bout_is_not_returned_later__TT_4() -> None
     assert [c.code for c in vendetta.hand].count("KD") <= 1
 
 
+@pytest.mark.parametrize(("seed", "a", "b"), [
+    (273, ("onimaru", "degrey", "quince"), ("gwen", "vendetta", "jaina")),
+    (107, ("gloria", "vendetta", "rook"), ("lum", "setsuki", "degrey")),
+])
+def test_the_reported_triple_threat_matches_play_and_replay__TT_4(
+        seed: int, a: tuple[str, ...], b: tuple[str, ...]) -> None:
+    """The seeded Triple Threat matches (random bot) that raised EngineInvariantError at a
+    combat's end after Vendetta's K hit-back had ended a bout now play to the end and replay
+    legal with the game's own position."""
+    from rules_engine.selfplay import play_match
+    from rules_engine.team import Mode
+
+    g, log = play_match(Mode.TRIPLE_THREAT, a, b, seed, bot="random")
+    assert g.is_over and len(g.bouts) > 1
+    verdict = replay(log.dumps())
+    assert verdict.status == "legal", verdict.summary()
+    assert verdict.final is not None and verdict.final["position"] == g.fingerprint()
+
+
 # --- bots and self-play -------------------------------------------------------------------------
 def test_greedy_bot_plays_acrobatics_against_a_big_hit() -> None:
     g = recorded_game(VENDETTA, "QD 2D 3D 4D 5D 6D 8D", p1="vendetta")
