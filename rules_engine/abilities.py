@@ -53,6 +53,11 @@ class AbilityContext(Protocol):
         """Whose combo :attr:`combo` is (None when there is none)."""
         ...
 
+    def combo_of(self, ps: PlayerState) -> Sequence[ComboEntry]:
+        """The moves of :attr:`combo` that ``ps`` played itself (a tag or an assist adds
+        another seat's moves, whose cards are that seat's): "your combo cards"."""
+        ...
+
     def opponent(self, ps: PlayerState) -> PlayerState:
         """The opposing active seat (the one ``ps`` fights)."""
         ...

@@ -161,6 +161,9 @@ class ReferenceContext:
     def combo_seat(self) -> PlayerId | None:
         return self.seat.player
 
+    def combo_of(self, ps: PlayerState) -> Sequence[ComboEntry]:
+        return ()
+
     def deck_top_known(self, ps: PlayerState) -> list[Card]:
         return []
 

@@ -242,8 +242,8 @@ class BBBRules(CharacterRules):
         c = ps.combat_card
         if c is not None and not c.is_joker and c.rank in FACE:
             ps.keep_combat_card = True
-        elif ctx.combo_seat is ps.player:
-            for e in ctx.combo:
+        else:  # his own moves (a tag or an assist adds his partner's, of its deck)
+            for e in ctx.combo_of(ps):
                 if e.played_in_c10 and not e.returned and not e.card.is_joker \
                         and e.card.rank in FACE:
                     ctx.move(ps, e.card, Zone.COMBO, Zone.HAND)

@@ -133,9 +133,10 @@ class GloriaRules(CharacterRules):
         if c is not None and c.rank is Rank.JACK and ps.kind == cb.ATTACK \
                 and self.hit_turn == ctx.turn:
             out.append(c)
-        if ctx.combo_seat is ps.player:  # her combo: its C10 moves all hit (GL-HIT)
-            out += [e.card for e in ctx.combo if e.played_in_c10 and not e.returned
-                    and e.card.rank is Rank.JACK]
+        # her own combo moves: its C10 moves all hit (GL-HIT); a tag or an assist adds her
+        # partner's moves, cards of the partner's deck
+        out += [e.card for e in ctx.combo_of(ps) if e.played_in_c10 and not e.returned
+                and e.card.rank is Rank.JACK]
         return out
 
     def window_options(self, ctx: AbilityContext, ps: PlayerState, window: str) -> list[Action]:

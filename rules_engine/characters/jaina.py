@@ -186,7 +186,9 @@ class JainaRules(CharacterRules):
         if ps.combat_card is not None:
             cards.append(ps.combat_card)
         if winner is ps:
-            for e in ctx.combo:
+            # her own moves only: after a tag or an assist the combo holds her partner's
+            # moves too, cards of the partner's deck (Tag Team)
+            for e in ctx.combo_of(ps):
                 if e.played_in_c10 and not e.returned:
                     cards.append(e.card)
                 if ctx.ruleset.pumpCardsInCombo:

@@ -295,9 +295,7 @@ class LumRules(CharacterRules):
         c = ps.combat_card
         if c is not None and self._face(c):
             ps.keep_combat_card = True
-        if ctx.combo_seat is not ps.player:
-            return
-        for e in ctx.combo:
+        for e in ctx.combo_of(ps):  # his own moves (a tag or an assist adds his partner's)
             if e.played_in_c10 and not e.returned and self._face(e.card):
                 ctx.move(ps, e.card, Zone.COMBO, Zone.HAND)
             for p in e.pumps:
@@ -543,6 +541,6 @@ class LumRules(CharacterRules):
         c = ps.combat_card
         if c is not None and self._face(c):
             return True
-        return ctx.combo_seat is ps.player and any(
-            self._face(e.card) or any(self._face(p) for p in e.pumps) for e in ctx.combo)
+        return any(self._face(e.card) or any(self._face(p) for p in e.pumps)
+                   for e in ctx.combo_of(ps))
 

@@ -113,7 +113,11 @@ class VendettaRules(CharacterRules):
             "loop:" + ",".join(c.code for c in self.loop_cards) if self.loop_cards else "")
 
     def start_of_turn(self, ctx: AbilityContext, ps: PlayerState) -> None:
-        """T1: Acrobatics' next turn: attacks and throws 2.0 slower, no Acrobatics."""
+        """T1: Acrobatics' next turn: attacks and throws 2.0 slower, no Acrobatics. Wall Dive
+        Loop's Ks of last turn's combat are forgotten: a combat whose knockout ended the bout
+        (END-2, at once: Triple Threat, Dramatic Battle) has no C13b, and its combo cards went
+        to the discard pile with the combat area (``end_bout``), so none is left to return."""
+        self.loop_cards = []
         self.acrobatics_banned = self.slow_next
         if self.slow_next:
             def slower(seat: PlayerState, move: Move, speed: int) -> int:
@@ -217,8 +221,8 @@ class VendettaRules(CharacterRules):
             if c is not None and c.rank is Rank.KING \
                     and not (yield from ctx.offer_counter(ps, WALL_DIVE_LOOP)):
                 ps.keep_combat_card = True
-        elif ctx.combo and ctx.combo_seat is ps.player:
-            e = ctx.combo[-1]
+        elif ctx.combo_of(ps) and ctx.combo_of(ps)[-1] is ctx.combo[-1]:  # his own move (a
+            e = ctx.combo[-1]  # tag or an assist puts a partner's moves in the same combo)
             if e.card.rank is Rank.KING and e.played_in_c10 \
                     and not (yield from ctx.offer_counter(ps, WALL_DIVE_LOOP)):
                 self.loop_cards.append(e.card)

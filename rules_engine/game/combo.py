@@ -225,6 +225,16 @@ class ComboSteps(PowerUpSteps):
                 self._ko_check()
         return opened
 
+    def _discard_combo(self) -> None:
+        """The combo's cards still in the combat area go to the discard pile of the seat that
+        played each (a tag or an assist makes segments of several seats, each of its own
+        deck's cards)."""
+        for seg in self.combat.run.segments:
+            ps = self.players[seg.seat]
+            for e in seg.entries:
+                if e.played_in_c10 and not e.returned:
+                    self.discard(ps, e.card)
+
     def _by_seat(self, ps: PlayerState) -> list[tuple[PlayerState, ComboEntry]]:
         """Each move of this combat's combo with the seat that played it (its damage is that
         seat's, after that seat's modifiers): ``ps`` for every move of a one-seat combo; a tag
@@ -245,9 +255,7 @@ class ComboSteps(PowerUpSteps):
         ``ps``'s beaten combat attack is not interrupted: it hits ``opp`` now (its base damage,
         as at C8c), then ``opp`` may place a Rewind card and ``ps`` makes its combo from that
         attack (C9..C12, a second run; C13 follows for it)."""
-        for e in self.combo:  # the first combo is over and journalled: its cards go now
-            if e.played_in_c10 and not e.returned:
-                self.discard(opp, e.card)
+        self._discard_combo()  # the first combo is over and journalled: its cards go now
         self.combat.run = ComboRun()
         m = ps.combat_move
         assert m is not None
@@ -269,9 +277,7 @@ class ComboSteps(PowerUpSteps):
         Headbutt): the first run's cards go now, a new ``ComboRun`` with fresh combo points;
         ``opp`` may place a Rewind card (RW-14), then ``ps`` may open it from hand with a move
         ``opener`` allows (or stop); C11, C12 and C13 follow for it."""
-        for e in self.combo:  # the first combo is over and journalled: its cards go now
-            if e.played_in_c10 and not e.returned:
-                self.discard(ps, e.card)
+        self._discard_combo()  # the first combo is over and journalled: its cards go now
         self.combat.run = ComboRun()
         ps.combo_points_spent = 0
         yield from self._rewind_and_combo(ps, opp, opener)

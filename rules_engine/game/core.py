@@ -347,6 +347,13 @@ class GameCore:
         segments = self.combat.run.segments
         return segments[0].seat if segments else None
 
+    def combo_of(self, ps: PlayerState) -> list[ComboEntry]:
+        """The moves of this combat's combo that ``ps`` played itself, in order: its own
+        segments. A tag (TAG-CONT, TAG-SUPER) or an assist (AS-11) puts another seat's moves
+        in the same combo, and their cards come from that seat's deck, not ``ps``'s."""
+        return [e for seg in self.combat.run.segments if seg.seat is ps.player
+                for e in seg.entries]
+
     @property
     def combos(self) -> list[ComboRecord]:
         """Every finished combo of the game (from the journal)."""
@@ -457,9 +464,8 @@ class GameCore:
         stops applying to the other side (modifiers it put on the winner)."""
         self.journal.record(TurnEnded(self.turn, self.step, self.life, self.initiative))
         for ps in self.players:
-            for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo
-                                                    if self.combo_seat is ps.player
-                                                    and e.played_in_c10 and not e.returned)]:
+            for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo_of(ps)
+                                                    if e.played_in_c10 and not e.returned)]:
                 if c is not None and c not in ps.discard:
                     self.discard(ps, c)
             ps.combat_card, ps.face_down, ps.combat_move = None, None, None
@@ -1035,9 +1041,13 @@ class GameCore:
                 raise EngineInvariantError(f"{card} is not {ps.player.name}'s combat card")
             ps.combat_card = None
         elif frm is _COMBO:
-            entry = next((e for e in self.combo if e.card is card and not e.returned), None)
+            # only ``ps``'s own moves: a partner's move of the same combo (a tag, an assist)
+            # may be a card of the same code from the partner's deck
+            entry = next((e for e in self.combo_of(ps) if e.card is card and not e.returned),
+                         None)
             if entry is None:
-                raise EngineInvariantError(f"{card} is not a combo move this combat")
+                raise EngineInvariantError(f"{card} is not {ps.player.name}'s combo move this "
+                                           "combat")
             entry.returned = True  # it leaves the combo area now, not at C13c
         else:
             zone: list[Card] = getattr(ps, _PILES[frm])
@@ -1054,7 +1064,11 @@ class GameCore:
         elif to is _BANISHED:
             ps.banished.append(card)  # removed from the game (Into Oblivion)
         elif to in _PILES:  # the hand, or face up on the table
-            getattr(ps, _PILES[to]).append(card)
+            pile: list[Card] = getattr(ps, _PILES[to])
+            if card in pile:  # GEN-6: one deck holds one card of a code; a second is another
+                # seat's card (a partner's combo move), which no card text takes
+                raise EngineInvariantError(f"{ps.player.name}'s {to.value} already holds {card}")
+            pile.append(card)
         else:
             raise EngineInvariantError(f"cards are not moved into the {to.value} area this way")
 

@@ -30,9 +30,11 @@ from rules_engine.actions import (
     PowerUp,
     Stop,
     Tag,
+    UseAbility,
 )
 from rules_engine.bots import make_bot
 from rules_engine.cards import MoveType, card
+from rules_engine.characters.jaina import BURNING_VIGOR
 from rules_engine.errors import IllegalActionError
 from rules_engine.game import Game
 from rules_engine.journal import DamageDealt, Healed, JokerUsed
@@ -280,6 +282,63 @@ def test_chains_belong_to_their_character_across_a_tag__OQ_15__CH_1() -> None:
     assert g.state(P1).chains == [2] and g.state(P3).chains == [3]
     assert g.chain_entitlement(g.state(P3)) == 1 and g.chain_entitlement(g.state(P1)) == 0
     assert g.combos[-1].chains == [2, 3]
+
+
+def test_burning_vigor_returns_only_jainas_own_cards_across_a_tag__TG_8__TAG_CONT() -> None:
+    """TG-8 (d): Jaina's buyback (Burning Vigor) covers only the attacks she plays herself.
+    After a combo-continue tag (TAG-CONT): Jaina (P1) wins with a
+    2, combos a 3 and tags Grave (P3) in, who continues the combo with his 4S, a card of his
+    deck; Jaina holds her own 4S. At the end of combat she may take back her 2 and 3, never
+    Grave's 4S: a hand never holds two cards of one code (the Tag Team self-play logs whose
+    Power Up then named "4S 4S" did not replay, PU-2)."""
+    g = tag_match(a=("jaina", "grave"))
+    deal_hand(g, P1, "2H 3H 9C 4S")
+    deal_hand(g, P3, "4S 5S TD")
+    deal_hand(g, P2, "2D")
+    deal_hand(g, P4, "5C")
+    g.apply(P1, Commit(card("2H"), ATTACK))
+    g.apply(P2, Commit(card("2D"), THROW))
+    drive(g, c10(P1))
+    g.apply(P1, Combo(card("3H"), ATTACK))
+    g.apply(P1, Tag("continue", card=card("9C"), partner_card=card("TD")))
+    g.apply(P3, Combo(card("4S"), ATTACK))
+    drive(g, lambda g: g.acting_players == (P1,) and any(
+        isinstance(a, UseAbility) for a in g.legal_actions(P1)))
+    assert g.step == "C13"
+    returns = {a.cards for a in g.legal_actions(P1) if isinstance(a, UseAbility)}
+    assert returns == {(card("2H"),), (card("3H"),), (card("2H"), card("3H"))}
+    assert illegal_rule(g, P1, UseAbility(BURNING_VIGOR, cards=(card("4S"),))) == "AB-1"
+    g.apply(P1, UseAbility(BURNING_VIGOR, cards=(card("2H"), card("3H"))))
+    jaina, grave = g.state(P1), g.state(P3)
+    assert [c.code for c in jaina.hand].count("4S") == 1
+    assert card("4S") in grave.discard and card("4S") not in jaina.discard
+
+
+def test_bathed_in_moonlight_is_not_offered_for_the_partners_jack__TG_8__TAG_CONT() -> None:
+    """TG-8 (d), "you" means you (AB-7): Gloria's Bathed in Moonlight returns a Jack she hit
+    with. Gloria (P1) wins with a 2, combos a 3 and tags Grave (P3) in, whose JS hits; at the
+    end of combat she is offered nothing for his Jack (a card of his deck; she holds her own
+    JS, which did not hit)."""
+    g = tag_match(a=("gloria", "grave"))
+    deal_hand(g, P1, "2H 3H 9C JS")
+    deal_hand(g, P3, "JS 5S TD")
+    deal_hand(g, P2, "2D")
+    deal_hand(g, P4, "5C")
+    g.apply(P1, Commit(card("2H"), ATTACK))
+    g.apply(P2, Commit(card("2D"), THROW))
+    drive(g, c10(P1))
+    g.apply(P1, Combo(card("3H"), ATTACK))
+    g.apply(P1, Tag("continue", card=card("9C"), partner_card=card("TD")))
+    g.apply(P3, Combo(card("JS"), ATTACK))
+    offered: list[UseAbility] = []
+
+    def to_power_up(g: Game) -> bool:  # noting Gloria's abilities offered on the way
+        offered.extend(a for a in g.legal_actions(P1) if isinstance(a, UseAbility))
+        return g.step == "P2"
+
+    drive(g, to_power_up)
+    assert (g.turn, g.step) == (1, "P2") and offered == []
+    assert card("JS") in g.state(P3).discard and card("JS") in g.state(P1).hand
 
 
 def test_continue_tag_refused_with_an_ender_or_no_points__TAG_CONT() -> None:

@@ -49,6 +49,24 @@ def _to_power_up(g: Game) -> None:
         g.apply(g.actor, pick)  # type: ignore[arg-type]
 
 
+def _to_c10(g: Game) -> None:
+    """Pass until the combo step (C10)."""
+    while g.step != "C10":
+        g.apply(g.actor, Pass())  # type: ignore[arg-type]
+
+
+def _to_turn(g: Game, turn: int) -> None:
+    """Make the first neutral choice (pass, stop, no card, no Power Up) until turn ``turn``."""
+    from rules_engine.actions import NoCard, PowerUp
+    from rules_engine.types import Actor
+
+    while g.turn < turn and not g.is_over:
+        player = g.acting_players[0] if g.actor is Actor.SIMULTANEOUS else g.actor
+        legal = g.legal_actions(player)  # type: ignore[arg-type]
+        g.apply(player, next((a for a in (Pass(), Stop(), PowerUp(), NoCard())  # type: ignore[arg-type]
+                              if a in legal), legal[0]))
+
+
 def test_vendetta_is_implemented_with_a_note_per_ability__registry() -> None:
     assert abilities_implemented("vendetta")
     names = {a.name for a in character("vendetta").abilities} | {CARRION_REACH}
@@ -195,6 +213,55 @@ def test_wall_dive_loop_keeps_printed_speed_otherwise__vendetta_md() -> None:
     assert g.combat.winner is P2  # 3.2 against 2.4
     _to_power_up(g)
     assert card("KC") in g.state(P1).discard  # it did not hit: no return
+
+
+def test_a_loop_k_whose_hit_ended_the_bout_is_not_returned_later__TT_4() -> None:
+    """Wall Dive Loop in Triple Threat: Vendetta dodges Rook's 6 and hits back with his KD,
+    knocking Rook out. The bout ends at once (END-2, TT-4): that combat has no end (C13), so
+    the KD goes to the discard pile with the combat area and, Vendetta carrying on, into his
+    deck (TT-5), instead of returning to his hand. The next bout's combats end as usual: the
+    K is not looked for in their combos (the seeded match that raised EngineInvariantError
+    at such a combat's end)."""
+    from rules_engine.actions import Combo, Pick
+    from rules_engine.cards import MoveType
+    from rules_engine.team import Mode, Team
+
+    g = Game.new(Mode.TRIPLE_THREAT, (Team.of(("vendetta", "grave", "jaina")),
+                                      Team.of(("rook", "troq", "gwen"))), seed=5)
+    g.apply(P1, Pick("vendetta"))
+    g.apply(P2, Pick("rook"))
+    helpers.deal_hand(g, P1, "2C KD 5C 6C 9C")
+    helpers.deal_hand(g, P2, "6D 7D 8D")
+    g.state(P2).life = 3  # a position set up for the test: the hit-back knocks Rook out
+    fight(g, commit("2C", "dodge"), commit("6D", "attack"))
+    _to_c10(g)
+    g.apply(P1, Combo(card("KD"), MoveType.ATTACK))  # the hit-back (CB-7)
+    assert g.state(P2).life <= 0 and (g.step, g.acting_players) == ("TT-4", (P2,))
+    vendetta = g.state(P1)
+    assert card("KD") in vendetta.deck and card("KD") not in vendetta.hand
+    g.apply(P2, Pick("troq"))
+    _to_turn(g, 3)  # turn 2's combat ends (C13) with Vendetta in it
+    assert g.turn == 3 and g.state(P2).character.id == "troq"
+    assert [c.code for c in vendetta.hand].count("KD") <= 1
+
+
+@pytest.mark.parametrize(("seed", "a", "b"), [
+    (273, ("onimaru", "degrey", "quince"), ("gwen", "vendetta", "jaina")),
+    (107, ("gloria", "vendetta", "rook"), ("lum", "setsuki", "degrey")),
+])
+def test_the_reported_triple_threat_matches_play_and_replay__TT_4(
+        seed: int, a: tuple[str, ...], b: tuple[str, ...]) -> None:
+    """The seeded Triple Threat matches (random bot) that raised EngineInvariantError at a
+    combat's end after Vendetta's K hit-back had ended a bout now play to the end and replay
+    legal with the game's own position."""
+    from rules_engine.selfplay import play_match
+    from rules_engine.team import Mode
+
+    g, log = play_match(Mode.TRIPLE_THREAT, a, b, seed, bot="random")
+    assert g.is_over and len(g.bouts) > 1
+    verdict = replay(log.dumps())
+    assert verdict.status == "legal", verdict.summary()
+    assert verdict.final is not None and verdict.final["position"] == g.fingerprint()
 
 
 # --- bots and self-play -------------------------------------------------------------------------
