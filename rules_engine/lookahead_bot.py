@@ -26,7 +26,9 @@ game.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from itertools import islice
 
 from rules_engine.actions import Action, Combo, Commit, Pump
 from rules_engine.bots import GreedyBot
@@ -49,8 +51,11 @@ class LookaheadBot(StrongBot):
     name = "lookahead"
 
     def __init__(self, seed: int = 0, *, samples: int = 4, candidates: int = 6,
-                 turns: int = 1, max_events: int = 80) -> None:
+                 turns: int = 1, max_events: int = 80, margin: float = 0.0,
+                 z: float = 0.0) -> None:
         super().__init__(seed)
+        self.margin = margin
+        self.z = z
         self.look_rng = SplitMix64(seed ^ 0x100C_A11EAD)
         self.look_samples = samples
         self.candidates = candidates
@@ -67,14 +72,13 @@ class LookaheadBot(StrongBot):
             return base  # the combo plan
         if game.controller(player) is not player:
             return base  # card text gave another seat this choice
-        pool = [base, *(a for a in legal if a != base)][:self.candidates]
+        pool = [base, *islice((a for a in legal if a != base), self.candidates - 1)]
         return self._rolled_out(game, player, pool)
 
     # ------------------------------------------------------------------ rollouts
 
     def _rolled_out(self, game: Game, player: PlayerId, pool: list[Action]) -> Action:
-        totals = [0.0] * len(pool)
-        counted = 0
+        rows: list[list[float]] = []  # per determinization, each candidate's value
         for _ in range(self.look_samples):
             deal = self.look_rng.below(1 << 62)
             values = []
@@ -85,12 +89,30 @@ class LookaheadBot(StrongBot):
                 values.append(value)
             if len(values) < len(pool):
                 continue  # the engine refused a step of this determinization: leave it out
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-            counted += 1
-        if not counted:
-            return pool[0]
-        best = max(range(len(pool)), key=lambda i: (totals[i], -i))
+            rows.append(values)
+        best, best_gain = 0, 0.0
+        for i in range(1, len(pool)):
+            gain = self._gain([row[i] - row[0] for row in rows])
+            if gain > best_gain:
+                best, best_gain = i, gain
         return pool[best]
+
+    def _gain(self, diffs: list[float]) -> float:
+        """A candidate's mean gain over the strong bot's pick, when it is sure enough to
+        overturn the pick (else 0): at least ``margin``, and ``z`` standard errors of the
+        paired differences (the rollouts' noise is large: the best of a few noisy means
+        would otherwise stray from the character heuristics' choice by chance alone)."""
+        n = len(diffs)
+        if not n:
+            return 0.0
+        mean = sum(diffs) / n
+        if mean <= self.margin:
+            return 0.0
+        if n > 1 and self.z > 0:
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean <= self.z * math.sqrt(var / n):
+                return 0.0
+        return mean
 
     def _rollout(self, game: Game, player: PlayerId, action: Action, deal: int) -> float | None:
         """The evaluation's change for ``player`` when it plays ``action`` now on the

@@ -141,3 +141,25 @@ def test_the_benchmark_measures_it_against_the_strong_bot_per_character() -> Non
     # one game as Grave (P1), one as Troq (P2)
     assert [(c, n) for c, _, n in score.by_character] == [("grave", 1), ("troq", 1)]
     assert sum(rate for _, rate, _ in score.by_character) == score.rate * 2
+
+
+
+def test_the_benchmark_scores_each_character_in_its_pairs_games_whichever_side_played_it(
+        monkeypatch) -> None:
+    """Given a character that wins every game whoever plays it (Grave here; P1 in a mirror
+    match), when the bot is scored per character it played, Grave is 100% and Troq low; in
+    its pairs' games (both seatings of each seed) each is 50%: the character's own strength
+    cancels, a mirror match's games count once."""
+    from types import SimpleNamespace
+
+    import rules_engine.bench_bots as bench
+
+    def fake_play(p1: str, p2: str, seed: int, bots: object) -> tuple[object, None]:
+        winner = PlayerId.P2 if p2 == "grave" and p1 != "grave" else PlayerId.P1
+        return SimpleNamespace(outcome=SimpleNamespace(winner=winner)), None
+
+    monkeypatch.setattr(bench, "play_game", fake_play)
+    score = bench.versus("strong", [("grave", "troq"), ("troq", "troq")], 1, bot="lookahead")
+    assert score.games == 4 and score.rate == 0.5
+    assert score.by_character == (("grave", 1.0, 1), ("troq", 1 / 3, 3))
+    assert score.in_pairs == (("grave", 0.5, 2), ("troq", 0.5, 4))
