@@ -51,8 +51,8 @@ class LookaheadBot(StrongBot):
     name = "lookahead"
 
     def __init__(self, seed: int = 0, *, samples: int = 4, candidates: int = 6,
-                 turns: int = 1, max_events: int = 80, margin: float = 0.0,
-                 z: float = 0.0) -> None:
+                 turns: int = 1, max_events: int = 80, margin: float = 0.5,
+                 z: float = 1.0) -> None:
         super().__init__(seed)
         self.margin = margin
         self.z = z
@@ -173,14 +173,22 @@ class LookaheadBot(StrongBot):
             winner = copy.outcome.winner
             if winner is not None:
                 return WIN if winner is player else -WIN
-        value = (self._hurt(life_opp - opp.life, life_opp)
-                 - self._hurt(life_me - me.life, life_me)
+        value = (self._lost(life_opp, opp.life) - self._lost(life_me, me.life)
                  + _hand(me, self) - _hand(opp, self))
         if opp.knocked_down or opp.knockdown_next:
             value += self.w.knockdown
         if me.knocked_down or me.knockdown_next:
             value -= self.w.knockdown
         return value
+
+    def _lost(self, before: int, after: int) -> float:
+        """The evaluation's worth of a player's life going from ``before`` to ``after``:
+        damage as :meth:`StrongBot._hurt` weighs it, and life healed (Gloria, Lum, DeGrey,
+        Gwen) as a gain worth what losing it again would cost (negative), never nothing: a
+        healing ability is otherwise only the cards it spends."""
+        if after <= before:
+            return self._hurt(before - after, before)
+        return -self._hurt(after - before, after)
 
 
 def _hand(ps: PlayerState, bot: StrongBot) -> float:
