@@ -10,13 +10,16 @@ the bot's own deck shuffled, on a copy of the game. A *rollout* plays that copy 
 one candidate choice, both seats by the greedy bot, until the first combat commit (C1) of the
 turn after next, or the end of the game; its value is the strong bot's evaluation
 (:class:`rules_engine.strong_bot.Weights`) of the change since the decision: damage dealt and
-taken (worth more the lower the target's life, a KO ``lethal`` more), the cards in each hand,
-a knockdown.
+taken (worth more the lower the target's life, a KO ``lethal`` more), life healed (a gain worth
+what losing it again would cost), the cards in each hand, a knockdown.
 
 Responsibility: choosing. A card decision's candidates (at most ``candidates``: the strong
 bot's own pick first, then the legal list's order) are each rolled out on the same
 ``samples`` determinizations (common random numbers: the candidates' differences are not the
-deals' noise); the best mean wins, the strong bot's pick on ties. The copy of the game is the
+deals' noise); the best mean wins, the strong bot's pick on ties. Optionally (``margin``,
+``z``) a candidate overturns the pick only when its mean paired gain is at least ``margin``
+and ``z`` standard errors of the paired differences; both are off by default, as measured
+best (docs/performance.md). The copy of the game is the
 game's own history applied to a fresh game of the same seed (the game's state machine is made
 of generators, which cannot be copied), so only a seeded Versus game is looked ahead in; any
 other game, or a rollout the engine refuses, falls back to the strong bot's choice. All
@@ -46,13 +49,14 @@ WIN = 200.0  # the evaluation of a won game (a lost one: minus this), beyond its
 class LookaheadBot(StrongBot):
     """:class:`StrongBot` whose card decisions are valued by determinized rollouts (see the
     module docstring): ``samples`` determinizations, at most ``candidates`` choices each, a
-    horizon of ``turns`` more combats (and at most ``max_events`` events) per rollout."""
+    horizon of ``turns`` more combats (and at most ``max_events`` events) per rollout; a
+    candidate must beat the strong bot's pick by ``margin`` and ``z`` standard errors."""
 
     name = "lookahead"
 
     def __init__(self, seed: int = 0, *, samples: int = 4, candidates: int = 6,
-                 turns: int = 1, max_events: int = 80, margin: float = 0.5,
-                 z: float = 1.0) -> None:
+                 turns: int = 1, max_events: int = 80, margin: float = 0.0,
+                 z: float = 0.0) -> None:
         super().__init__(seed)
         self.margin = margin
         self.z = z
