@@ -16,15 +16,15 @@ what losing it again would cost), the cards in each hand, a knockdown.
 Responsibility: choosing. A card decision's candidates (at most ``candidates``: the strong
 bot's own pick first, then the legal list's order) are each rolled out on the same
 ``samples`` determinizations (common random numbers: the candidates' differences are not the
-deals' noise); the best mean wins, the strong bot's pick on ties. Optionally (``margin``,
-``z``) a candidate overturns the pick only when its mean paired gain is at least ``margin``
-and ``z`` standard errors of the paired differences; both are off by default, as measured
-best (docs/performance.md). The copy of the game is the
-game's own history applied to a fresh game of the same seed (the game's state machine is made
-of generators, which cannot be copied), so only a seeded Versus game is looked ahead in; any
-other game, or a rollout the engine refuses, falls back to the strong bot's choice. All
-randomness comes from the bot's :class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a
-game.
+deals' noise). A candidate overturns the strong bot's pick only when its mean paired gain
+(the same determinization's values subtracted) is at least ``margin`` life points and ``z``
+standard errors of the paired differences: the rollouts are noisy, and the best of a few
+noisy means beats the pick by chance alone. The largest such gain wins, else the pick
+stands. The copy of the game is the game's own history applied to a fresh game of the same
+seed (the game's state machine is made of generators, which cannot be copied), so only a
+seeded Versus game is looked ahead in; any other game, or a rollout the engine refuses, falls
+back to the strong bot's choice. All randomness comes from the bot's
+:class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a game.
 """
 
 from __future__ import annotations
@@ -55,8 +55,8 @@ class LookaheadBot(StrongBot):
     name = "lookahead"
 
     def __init__(self, seed: int = 0, *, samples: int = 4, candidates: int = 6,
-                 turns: int = 1, max_events: int = 80, margin: float = 0.0,
-                 z: float = 0.0) -> None:
+                 turns: int = 1, max_events: int = 80, margin: float = 0.5,
+                 z: float = 1.0) -> None:
         super().__init__(seed)
         self.margin = margin
         self.z = z

@@ -201,7 +201,10 @@ def test_a_candidate_overturns_the_strong_bots_pick_only_when_the_rollouts_are_s
     assert pick([0.4, 0.4, 0.4, 0.4], margin=0.0) == target
     assert pick([40.0, -30.0, 20.0, -26.0]) == base  # mean 1, noise far more
     assert pick([40.0, -30.0, 20.0, -26.0], z=0.0) == target
-    # the defaults (no margin, no test): the best mean, as measured best (docs/performance.md)
+    # the defaults: margin 0.5 and one standard error
     monkeypatch.setattr(LookaheadBot, "_rollout", values([40.0, -30.0, 20.0, -26.0]))
+    assert LookaheadBot(5, samples=4, candidates=len(legal)).choose(
+        game, PlayerId.P1, legal) == base
+    monkeypatch.setattr(LookaheadBot, "_rollout", values([3.0, 2.0, 3.0, 2.0]))
     assert LookaheadBot(5, samples=4, candidates=len(legal)).choose(
         game, PlayerId.P1, legal) == target
