@@ -61,6 +61,12 @@ class Score:
     seconds: float
     # per character the bot played: (character, score, games), by character id
     by_character: tuple[tuple[str, float, int], ...] = ()
+    # per character, the bot's score in every game of that character's pairs, whichever side
+    # played it (a mirror match's games once): with mirrored seeds each seed is played with
+    # the character in the bot's hands and in the opponent's, so the character's own strength
+    # cancels and 50% means the bot plays it as well as the opponent bot does (by_character
+    # does not: a character weak in the bots' hands scores low whoever plays it)
+    in_pairs: tuple[tuple[str, float, int], ...] = ()
 
     @property
     def rate(self) -> float:
@@ -97,6 +103,7 @@ def versus(opponent: str, pairs: Sequence[tuple[str, str]], games_per_pair: int,
     played with ``bot`` in either seat."""
     wins = draws = losses = decisions = 0
     per: dict[str, list[float]] = {}
+    pair_games: dict[str, list[float]] = {}
     decision_seconds = 0.0
     total = len(pairs) * games_per_pair * 2
     start = time.process_time()
@@ -118,8 +125,13 @@ def versus(opponent: str, pairs: Sequence[tuple[str, str]], games_per_pair: int,
                 else:
                     losses += 1
                 played = per.setdefault(p1 if seat is PlayerId.P1 else p2, [0.0, 0])
-                played[0] += 0.5 if winner is None else float(winner is seat)
+                score = 0.5 if winner is None else float(winner is seat)
+                played[0] += score
                 played[1] += 1
+                for c in {p1, p2}:
+                    games = pair_games.setdefault(c, [0.0, 0])
+                    games[0] += score
+                    games[1] += 1
                 decisions += strong.decisions
                 decision_seconds += strong.seconds
                 done += 1
@@ -127,7 +139,8 @@ def versus(opponent: str, pairs: Sequence[tuple[str, str]], games_per_pair: int,
                     progress(done, total)
     return Score(opponent, wins + draws + losses, wins, draws, losses, decisions,
                  decision_seconds, time.process_time() - start,
-                 tuple((c, s / n, int(n)) for c, (s, n) in sorted(per.items())))
+                 tuple((c, s / n, int(n)) for c, (s, n) in sorted(per.items())),
+                 tuple((c, s / n, int(n)) for c, (s, n) in sorted(pair_games.items())))
 
 
 def self_play_rate(games: int, bot: str = "strong") -> tuple[float, float]:

@@ -302,6 +302,9 @@ def _bench_bots(args: argparse.Namespace) -> int:
         if args.per_character:
             print("  per character it played: " + ", ".join(
                 f"{c} {rate:.0%} ({n})" for c, rate, n in s.by_character))
+            print("  per character, in its pairs' games (either side played it: its own "
+                  "strength cancels): " + ", ".join(
+                      f"{c} {rate:.0%} ({n})" for c, rate, n in s.in_pairs))
     if args.selfplay_games:
         games, decisions = self_play_rate(args.selfplay_games, bot=args.bot)
         print(f"{args.bot} vs {args.bot} self-play: {games:.2f} games/s "

@@ -10,23 +10,28 @@ the bot's own deck shuffled, on a copy of the game. A *rollout* plays that copy 
 one candidate choice, both seats by the greedy bot, until the first combat commit (C1) of the
 turn after next, or the end of the game; its value is the strong bot's evaluation
 (:class:`rules_engine.strong_bot.Weights`) of the change since the decision: damage dealt and
-taken (worth more the lower the target's life, a KO ``lethal`` more), the cards in each hand,
-a knockdown.
+taken (worth more the lower the target's life, a KO ``lethal`` more), life healed (a gain worth
+what losing it again would cost), the cards in each hand, a knockdown.
 
 Responsibility: choosing. A card decision's candidates (at most ``candidates``: the strong
 bot's own pick first, then the legal list's order) are each rolled out on the same
 ``samples`` determinizations (common random numbers: the candidates' differences are not the
-deals' noise); the best mean wins, the strong bot's pick on ties. The copy of the game is the
-game's own history applied to a fresh game of the same seed (the game's state machine is made
-of generators, which cannot be copied), so only a seeded Versus game is looked ahead in; any
-other game, or a rollout the engine refuses, falls back to the strong bot's choice. All
-randomness comes from the bot's :class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a
-game.
+deals' noise). A candidate overturns the strong bot's pick only when its mean paired gain
+(the same determinization's values subtracted) is at least ``margin`` life points and ``z``
+standard errors of the paired differences: the rollouts are noisy, and the best of a few
+noisy means beats the pick by chance alone. The largest such gain wins, else the pick
+stands. The copy of the game is the game's own history applied to a fresh game of the same
+seed (the game's state machine is made of generators, which cannot be copied), so only a
+seeded Versus game is looked ahead in; any other game, or a rollout the engine refuses, falls
+back to the strong bot's choice. All randomness comes from the bot's
+:class:`~rules_engine.rng.SplitMix64`, so a seed reproduces a game.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from itertools import islice
 
 from rules_engine.actions import Action, Combo, Commit, Pump
 from rules_engine.bots import GreedyBot
@@ -44,13 +49,17 @@ WIN = 200.0  # the evaluation of a won game (a lost one: minus this), beyond its
 class LookaheadBot(StrongBot):
     """:class:`StrongBot` whose card decisions are valued by determinized rollouts (see the
     module docstring): ``samples`` determinizations, at most ``candidates`` choices each, a
-    horizon of ``turns`` more combats (and at most ``max_events`` events) per rollout."""
+    horizon of ``turns`` more combats (and at most ``max_events`` events) per rollout; a
+    candidate must beat the strong bot's pick by ``margin`` and ``z`` standard errors."""
 
     name = "lookahead"
 
     def __init__(self, seed: int = 0, *, samples: int = 4, candidates: int = 6,
-                 turns: int = 1, max_events: int = 80) -> None:
+                 turns: int = 1, max_events: int = 80, margin: float = 0.5,
+                 z: float = 1.0) -> None:
         super().__init__(seed)
+        self.margin = margin
+        self.z = z
         self.look_rng = SplitMix64(seed ^ 0x100C_A11EAD)
         self.look_samples = samples
         self.candidates = candidates
@@ -67,14 +76,13 @@ class LookaheadBot(StrongBot):
             return base  # the combo plan
         if game.controller(player) is not player:
             return base  # card text gave another seat this choice
-        pool = [base, *(a for a in legal if a != base)][:self.candidates]
+        pool = [base, *islice((a for a in legal if a != base), self.candidates - 1)]
         return self._rolled_out(game, player, pool)
 
     # ------------------------------------------------------------------ rollouts
 
     def _rolled_out(self, game: Game, player: PlayerId, pool: list[Action]) -> Action:
-        totals = [0.0] * len(pool)
-        counted = 0
+        rows: list[list[float]] = []  # per determinization, each candidate's value
         for _ in range(self.look_samples):
             deal = self.look_rng.below(1 << 62)
             values = []
@@ -85,12 +93,30 @@ class LookaheadBot(StrongBot):
                 values.append(value)
             if len(values) < len(pool):
                 continue  # the engine refused a step of this determinization: leave it out
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-            counted += 1
-        if not counted:
-            return pool[0]
-        best = max(range(len(pool)), key=lambda i: (totals[i], -i))
+            rows.append(values)
+        best, best_gain = 0, 0.0
+        for i in range(1, len(pool)):
+            gain = self._gain([row[i] - row[0] for row in rows])
+            if gain > best_gain:
+                best, best_gain = i, gain
         return pool[best]
+
+    def _gain(self, diffs: list[float]) -> float:
+        """A candidate's mean gain over the strong bot's pick, when it is sure enough to
+        overturn the pick (else 0): at least ``margin``, and ``z`` standard errors of the
+        paired differences (the rollouts' noise is large: the best of a few noisy means
+        would otherwise stray from the character heuristics' choice by chance alone)."""
+        n = len(diffs)
+        if not n:
+            return 0.0
+        mean = sum(diffs) / n
+        if mean <= self.margin:
+            return 0.0
+        if n > 1 and self.z > 0:
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean <= self.z * math.sqrt(var / n):
+                return 0.0
+        return mean
 
     def _rollout(self, game: Game, player: PlayerId, action: Action, deal: int) -> float | None:
         """The evaluation's change for ``player`` when it plays ``action`` now on the
@@ -151,14 +177,22 @@ class LookaheadBot(StrongBot):
             winner = copy.outcome.winner
             if winner is not None:
                 return WIN if winner is player else -WIN
-        value = (self._hurt(life_opp - opp.life, life_opp)
-                 - self._hurt(life_me - me.life, life_me)
+        value = (self._lost(life_opp, opp.life) - self._lost(life_me, me.life)
                  + _hand(me, self) - _hand(opp, self))
         if opp.knocked_down or opp.knockdown_next:
             value += self.w.knockdown
         if me.knocked_down or me.knockdown_next:
             value -= self.w.knockdown
         return value
+
+    def _lost(self, before: int, after: int) -> float:
+        """The evaluation's worth of a player's life going from ``before`` to ``after``:
+        damage as :meth:`StrongBot._hurt` weighs it, and life healed (Gloria, Lum, DeGrey,
+        Gwen) as a gain worth what losing it again would cost (negative), never nothing: a
+        healing ability is otherwise only the cards it spends."""
+        if after <= before:
+            return self._hurt(before - after, before)
+        return -self._hurt(after - before, after)
 
 
 def _hand(ps: PlayerState, bot: StrongBot) -> float:

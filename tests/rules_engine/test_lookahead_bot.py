@@ -100,7 +100,8 @@ def test_card_decisions_follow_the_rollouts_values(monkeypatch) -> None:
 
 def test_the_rollouts_evaluation_counts_damage_since_the_decision_and_the_end() -> None:
     """The evaluation of a rollout's last position: damage dealt since the decision counts
-    for the bot (a KO more), damage taken against it; a finished game is worth WIN or -WIN."""
+    for the bot (a KO more), damage taken against it, life healed as a gain; a finished game
+    is worth WIN or -WIN."""
     from rules_engine.lookahead_bot import WIN
 
     game = _at_power_up(1)
@@ -109,6 +110,10 @@ def test_the_rollouts_evaluation_counts_damage_since_the_decision_and_the_end() 
     level = bot._evaluate(game, PlayerId.P1, me.life, opp.life)
     assert bot._evaluate(game, PlayerId.P1, me.life, opp.life + 5) > level  # dealt 5
     assert bot._evaluate(game, PlayerId.P1, me.life + 5, opp.life) < level  # took 5
+    # healed 5 (Gloria, Lum, DeGrey, Gwen): a gain, worth what losing it again would cost
+    healed = bot._evaluate(game, PlayerId.P1, me.life - 5, opp.life)
+    assert healed - level == pytest.approx(bot._hurt(5, me.life))
+    assert bot._evaluate(game, PlayerId.P1, me.life, opp.life - 5) < level  # it healed 5
     over, _ = play_game("grave", "jaina", 11, bot="greedy")
     assert over.outcome is not None and over.outcome.winner is not None
     winner = over.outcome.winner
@@ -141,3 +146,65 @@ def test_the_benchmark_measures_it_against_the_strong_bot_per_character() -> Non
     # one game as Grave (P1), one as Troq (P2)
     assert [(c, n) for c, _, n in score.by_character] == [("grave", 1), ("troq", 1)]
     assert sum(rate for _, rate, _ in score.by_character) == score.rate * 2
+
+
+
+def test_the_benchmark_scores_each_character_in_its_pairs_games_whichever_side_played_it(
+        monkeypatch) -> None:
+    """Given a character that wins every game whoever plays it (Grave here; P1 in a mirror
+    match), when the bot is scored per character it played, Grave is 100% and Troq low; in
+    its pairs' games (both seatings of each seed) each is 50%: the character's own strength
+    cancels, a mirror match's games count once."""
+    from types import SimpleNamespace
+
+    import rules_engine.bench_bots as bench
+
+    def fake_play(p1: str, p2: str, seed: int, bots: object) -> tuple[object, None]:
+        winner = PlayerId.P2 if p2 == "grave" and p1 != "grave" else PlayerId.P1
+        return SimpleNamespace(outcome=SimpleNamespace(winner=winner)), None
+
+    monkeypatch.setattr(bench, "play_game", fake_play)
+    score = bench.versus("strong", [("grave", "troq"), ("troq", "troq")], 1, bot="lookahead")
+    assert score.games == 4 and score.rate == 0.5
+    assert score.by_character == (("grave", 1.0, 1), ("troq", 1 / 3, 3))
+    assert score.in_pairs == (("grave", 0.5, 2), ("troq", 0.5, 4))
+
+
+def test_a_candidate_overturns_the_strong_bots_pick_only_when_the_rollouts_are_sure(
+        monkeypatch) -> None:
+    """Given rollouts where a candidate beats the strong bot's pick on average, when its
+    paired gain is under the margin or within the rollouts' noise (z standard errors), then
+    the pick stands; a steady gain overturns it."""
+    game = _at_power_up(1)
+    legal = list(game.legal_actions(PlayerId.P1))
+    base = make_bot("strong", 5).choose(game, PlayerId.P1, legal)
+    target = next(a for a in legal if a != base)
+
+    def values(gains: list[float]):
+        it = iter(gains)
+        current: list[float] = []
+
+        def rollout(self, g, player, action, deal):
+            if action == base:
+                current[:] = [next(it)]
+                return 0.0
+            return current[0] if action == target else -50.0
+        return rollout
+
+    def pick(gains: list[float], margin: float = 0.5, z: float = 1.0) -> Action:
+        monkeypatch.setattr(LookaheadBot, "_rollout", values(gains))
+        return LookaheadBot(5, samples=4, candidates=len(legal), margin=margin, z=z).choose(
+            game, PlayerId.P1, legal)
+
+    assert pick([3.0, 3.0, 3.0, 3.0]) == target  # steady
+    assert pick([0.4, 0.4, 0.4, 0.4]) == base  # under the margin (0.5 life points)
+    assert pick([0.4, 0.4, 0.4, 0.4], margin=0.0) == target
+    assert pick([40.0, -30.0, 20.0, -26.0]) == base  # mean 1, noise far more
+    assert pick([40.0, -30.0, 20.0, -26.0], z=0.0) == target
+    # the defaults: margin 0.5 and one standard error
+    monkeypatch.setattr(LookaheadBot, "_rollout", values([40.0, -30.0, 20.0, -26.0]))
+    assert LookaheadBot(5, samples=4, candidates=len(legal)).choose(
+        game, PlayerId.P1, legal) == base
+    monkeypatch.setattr(LookaheadBot, "_rollout", values([3.0, 2.0, 3.0, 2.0]))
+    assert LookaheadBot(5, samples=4, candidates=len(legal)).choose(
+        game, PlayerId.P1, legal) == target
