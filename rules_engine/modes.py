@@ -29,6 +29,7 @@ from rules_engine.actions import Action, Commit, Pass, Pick, Snapback, Tag
 from rules_engine.assists import Assists
 from rules_engine.cards import Card, Character, character
 from rules_engine.errors import RuleViolation
+from rules_engine.journal import Tagged
 from rules_engine.table import Table
 from rules_engine.tags import CombatTags
 from rules_engine.team import Mode, Team
@@ -472,6 +473,7 @@ class TagTeam(ModeRules):
 
             _, action = yield from game.ask_at("P2", (ps.player,), "TAG-PU-2", check, options)
             if isinstance(action, Tag):
+                game.journal.record(Tagged(game.turn, game.step, ps.player, partner, "hard"))
                 game.swap_active(side)
                 self.hard_tagged[partner] = game.turn + 1
 

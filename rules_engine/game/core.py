@@ -38,15 +38,18 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.journal import (
+    CombatArea,
     ComboEnded,
     DamageDealt,
     Drew,
     Entered,
     Event,
+    Fighter,
     Healed,
     JokerUsed,
     Journal,
     Knockdown,
+    PlayedMove,
     TurnEnded,
     Voided,
 )
@@ -455,6 +458,9 @@ class GameCore:
         the discard piles, "this combat" and "this turn" effects end with the turn, both
         characters' knockdowns are cleared (OQ-17), and card text of a defeated character
         stops applying to the other side (modifiers it put on the winner)."""
+        if self.combat.began and not self.combat.shown:
+            # the knockout ended the combat before C13: its combat area is shown as it stands
+            self.show_combat_area()
         self.journal.record(TurnEnded(self.turn, self.step, self.life, self.initiative))
         for ps in self.players:
             for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo
@@ -837,6 +843,34 @@ class GameCore:
                                             source.player, amount, kind))
         if self.shares_damage and kind == "combat" and self.mode.assists is not None:
             self.mode.assists.share(self, target, amount, source)  # assists hook: AS-9, AS-16
+
+    def combat_area(self) -> CombatArea:
+        """This combat's area as it stands, for showing it (see :class:`CombatArea`): the
+        record :meth:`show_combat_area` journals, and what a view of a game stopped
+        mid-combat shows."""
+        winner = self.combat.winner
+        comboer = winner if self.combo_seat is None else self.combo_seat
+        segments = self.combat.run.segments
+        if len(segments) > 1 or (segments and segments[0].seat is not comboer):
+            # a combat tag or an assist: each move with the seat that played it
+            combo = tuple(PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10, s.seat)
+                          for s in segments for e in s.entries)
+        else:
+            combo = tuple(PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10)
+                          for e in self.combo)
+        return CombatArea(
+            self.turn, self.step,
+            tuple(Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
+                          ps.knocked_down) for ps in self.players),
+            self.table.actives, self.combat.cell, winner,
+            None if winner is None else self.table.opponent(winner), combo,
+            sum(s.points for s in segments), self.combat.run.hit_back, comboer,
+            () if self.mode.assists is None else self.mode.assists.describe())
+
+    def show_combat_area(self) -> None:
+        """Journal this combat's area (C13b, or a knockout that ended the bout before it)."""
+        self.combat.shown = True
+        self.journal.record(self.combat_area())
 
     def discard(self, ps: PlayerState, c: Card) -> None:
         """GEN-6: a card goes to its owner's discard pile."""
