@@ -185,15 +185,6 @@ class TurnEnded(Event):
 
 
 @dataclass(slots=True)
-class CombatBegan(Event):
-    """C4: the combat between the active ``seats`` (side A's first) reached the combat-reveal
-    window: the combat cards are face up (what is in the combat area from here on is shown,
-    even when the game or its log stops before the combat ends)."""
-
-    seats: tuple[PlayerId, PlayerId]
-
-
-@dataclass(slots=True)
 class Fighter:
     """One seat's combat area, for showing it: the card revealed at C2, the combat card that
     locked in (None once void, or for no-card), its move as played and its kind (attack,
@@ -276,7 +267,7 @@ def actor(e: Event) -> PlayerId | None:
     """The seat that acted in ``e``: who hit, threw, blocked, knocked down, dealt damage,
     drew, healed, used a Joker, bluffed, finished a combo, lost a card to a void, snapped back
     (or would have knocked down), won the combat, entered, or tagged out. None: a combat
-    nobody won, the end of a turn, a combat's beginning or its combat area."""
+    nobody won, the end of a turn, a combat's area."""
     kind = type(e)
     if kind in (Hit, Thrown, Knockdown, KnockdownAvoided):
         return e.by  # type: ignore[attr-defined, no-any-return]
@@ -288,7 +279,7 @@ def actor(e: Event) -> PlayerId | None:
         return e.record.player  # type: ignore[attr-defined, no-any-return]
     if kind is CombatResolved:
         return e.winner  # type: ignore[attr-defined, no-any-return]
-    if kind is TurnEnded or kind is CombatBegan or kind is CombatArea:
+    if kind is TurnEnded or kind is CombatArea:
         return None
     return e.seat  # type: ignore[attr-defined, no-any-return]
 

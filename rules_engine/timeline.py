@@ -20,8 +20,8 @@ and speeds), ``Voided``, C13a ``Knockdown`` and ``KnockdownAvoided`` (a snapback
 explain the combat; a combo's Rewind prevention, points and chain reward are its
 ``ComboRecord``'s. The cards in the combat area are the game's ``CombatArea`` record (journalled
 at the end-of-combat window, C13b, or at a knockout that ends the bout mid-combat); a turn
-whose combat began (``CombatBegan``, C4) and where the game or the log stopped shows the area
-as the game gives it (``Game.combat_area``). Each tag's seats are its ``Tagged`` record.
+where the game or the log stopped during a combat (past its combat-reveal window, C4) shows
+the area as the game gives it (``Game.combat_area``). Each tag's seats are its ``Tagged`` record.
 Choices the state no longer holds (which card went face down, which Aces a Power Up took,
 recorded draws, abilities) are read from the log's events of that turn. The replay is the
 verifier's own game (``new_game_for``): nothing observes it but the journal.
@@ -120,7 +120,6 @@ from rules_engine.journal import (
     DAMAGE_KINDS,
     AcesPaid,
     CombatArea,
-    CombatBegan,
     CombatResolved,
     ComboEnded,
     DamageDealt,
@@ -668,8 +667,9 @@ def _summarise(game: Game, log: MatchLog, turn: int, start: _Moment, end: _Momen
                events: list[tuple[int, LogEvent]], span: tuple[int, int],
                stopped: dict[str, Any] | None, journalled: _Journalled) -> TurnSummary:
     combat = journalled.areas.get(turn)
-    if combat is None and turn in journalled.began and turn == game.turn:
+    if combat is None and turn == game.turn:
         # the game (or the log) stopped during this combat: its area as the game shows it
+        # (None when the turn's combat had not reached its combat-reveal window)
         combat = game.combat_area()
     turn_tags = iter(journalled.tags.get(turn, ()))
     players: list[PlayerTurn] = []
@@ -762,15 +762,14 @@ def _tag(index: int, seat: PlayerId, tag: Tag, tagged: Tagged | None) -> dict[st
 class _Journalled:
     """What the timeline reads of the whole journal, by turn, in one pass: where each turn
     ended, the finished combos, each combat's area (C13b, or a knockout that ended the bout
-    mid-combat; a turn's last), the turns whose combat began (C4) and the tags."""
+    mid-combat; a turn's last) and the tags."""
 
-    __slots__ = ("areas", "began", "combos", "ends", "tags")
+    __slots__ = ("areas", "combos", "ends", "tags")
 
     def __init__(self, journal: list[Event]) -> None:
         self.ends: dict[int, _Moment] = {}
         self.combos: dict[int, list[ComboRecord]] = {}
         self.areas: dict[int, CombatArea] = {}
-        self.began: set[int] = set()
         self.tags: dict[int, list[Tagged]] = {}
         for i, e in enumerate(journal):
             kind = type(e)
@@ -783,8 +782,6 @@ class _Journalled:
             elif kind is CombatArea:
                 assert isinstance(e, CombatArea)
                 self.areas[e.turn] = e
-            elif kind is CombatBegan:
-                self.began.add(e.turn)
             elif kind is Tagged:
                 assert isinstance(e, Tagged)
                 self.tags.setdefault(e.turn, []).append(e)

@@ -29,7 +29,6 @@ from rules_engine.game.combo import ComboSteps
 from rules_engine.journal import (
     AcesPaid,
     Blocked,
-    CombatBegan,
     CombatResolved,
     Hit,
     JokerUsed,
@@ -128,9 +127,8 @@ class CombatSteps(ComboSteps):
         yield from self._ace_costs()
         if assists is not None and assists.placed:  # assists hook: the swaps (AS-6, AS-7)
             yield from assists.swaps(self)
-        # C4: combat-reveal window (the combat area is shown from here on).
+        # C4: combat-reveal window (the combat area is shown from here on: Game.combat_area).
         self.combat.began = True
-        self.journal.record(CombatBegan(self.turn, "C4", self.table.actives))
         yield from self.window("C4", "combat_reveal")
         if self.combat.ended:  # card text cancelled the combat here (Acrobatics): no winner
             cancelled = cb.CombatResult(None, False, cb.CANCELLED)

@@ -355,7 +355,7 @@ class ComboSteps(PowerUpSteps):
             pumps=sum(len(e.pumps) for e in self.combo),
             damage=total - prevented, prevented=prevented, chains=chains,
             hit_back=self.combat.run.hit_back, rewound=rewound,
-            chain_reward=cb.chain_reward(chains, self.ruleset))))
+            chain_reward=cb.chain_reward(chains, self.ruleset) if chains else 0)))
 
     def _check_face_down(self, player: PlayerId, action: Action) -> None:
         if isinstance(action, Pass):
