@@ -409,10 +409,10 @@ class TurnSummary:
         }
 
 
-# ---------------------------------------------------------------------------- observing
+# ---------------------------------------------------------------------------- moments
 
-# The snapshots below are made at every combat and turn and never changed afterwards, but they
-# are private, so they are not frozen: a frozen dataclass's __init__ sets every field through
+# The moments below are made at every turn and never changed afterwards, but they are private,
+# so they are not frozen: a frozen dataclass's __init__ sets every field through
 # object.__setattr__, which was 4% of a replay with the timeline (issue 17, fifth round).
 
 
@@ -848,6 +848,7 @@ def replay_observed(log: MatchLog, watch: Watcher | None = None) -> tuple[
     recorders: list[_Recorder] = []
 
     def observed(parsed: MatchLog) -> Game:
+        # the verifier's own game (no subclass, no hook): read through its journal afterwards
         recorders.append(_Recorder(new_game_for(parsed)))
         if watch is not None:
             watch(recorders[0].game, None)
