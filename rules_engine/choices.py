@@ -3,9 +3,10 @@
 Glossary: a *choice* is one legal action of a decision as a page shows it: a *label* in the
 game's words (the cards with their suits, the move a card plays with the name printed on the
 owner's card, the option an ability takes: "Commit Jack♣ (Fireball, attack)", "Blackjack:
-deal", "Two Truths: choose 5♦, Queen♥") and a *description* (kind, cards, option, ability,
-move type, move name, printed speed and damage, the character a pick brings in) that pages can
-render their own way; plain data, JSON-serialisable.
+deal", "Two Truths: choose 5♦, Queen♥", both piles in "Two Truths: show Queen♥, 5♦ | 7♥"; a
+block names its card and move: "Commit 5♠ (Stone Wall, block)") and a *description* (kind,
+cards, option, ability, move type, move name, printed speed and damage, the character a pick
+brings in) that pages can render their own way; plain data, JSON-serialisable.
 
 Responsibility: naming choices. Whether a choice is legal is the game's business; which
 choices exist is the decision's (:meth:`rules_engine.game.Game.legal_actions`). Two different
@@ -117,8 +118,21 @@ def _move_fields(move: MoveType | None, name: str | None, found: Move | None,
             "damage": None if found is None else found.damage}
 
 
-def _ability_label(action: act.UseAbility) -> str:
-    """ "Blackjack: deal", "Two Truths: choose 5♦, Queen♥", "Jackpot with 7♥"."""
+# the words of an option that divides cards into two piles (``ability_piles``)
+_PILE_WORDS = {"piles": "show"}
+
+
+def _ability_label(game: GameCore | None, action: act.UseAbility) -> str:
+    """ "Blackjack: deal", "Two Truths: choose 5♦, Queen♥", "Jackpot with 7♥"; a choice that
+    divides cards into two piles names both, the action's first ("Two Truths: show Queen♥,
+    5♦ | 7♥", "Two Truths: to hand 7♥ | Queen♥, 5♦"), as the card text's owner holds them."""
+    if game is not None and action.option is not None:
+        for rules in game.rules:
+            piles = rules.ability_piles(action)
+            if piles is not None:
+                words = _PILE_WORDS.get(action.option, action.option.replace("_", " "))
+                return (f"{action.ability}: {words} {cards_label(piles[0])} | "
+                        f"{cards_label(piles[1])}")
     text = action.ability
     if action.card is not None:
         text += f" with {card_label(action.card)}"
@@ -159,8 +173,9 @@ def describe(game: GameCore | None, player: PlayerId | None, action: Action) -> 
                       _codes((action.card, action.cost)),
                       **_move_fields(action.move, action.name, found))
     if isinstance(action, act.UseAbility):
-        return Choice(action, _ability_label(action), kind, _codes((action.card,), action.cards),
-                      option=action.option, ability=action.ability)
+        return Choice(action, _ability_label(game, action), kind,
+                      _codes((action.card,), action.cards), option=action.option,
+                      ability=action.ability)
     if isinstance(action, act.Tag):
         return _tag(game, state, action)
     if isinstance(action, act.Pick):

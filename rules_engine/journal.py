@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from rules_engine.cards import Card
+from rules_engine.cards import Card, Move
 from rules_engine.state import ComboRecord
 from rules_engine.types import PlayerId
 
@@ -185,6 +185,65 @@ class TurnEnded(Event):
 
 
 @dataclass(slots=True)
+class Fighter:
+    """One seat's combat area, for showing it: the card revealed at C2, the combat card that
+    locked in (None once void, or for no-card), its move as played and its kind (attack,
+    throw, block, dodge, joker, none), and whether the seat fought knocked down (KD-3)."""
+
+    revealed_card: Card | None
+    combat_card: Card | None
+    move: Move | None
+    kind: str
+    knocked_down: bool
+
+
+@dataclass(slots=True)
+class PlayedMove:
+    """One move of the combo in the combat area: its card, the move as played, its pumps
+    (PM-1), whether it was played at C10 (False: the combat card or hit-back that began the
+    combo) and who played it (None: the comboer; a combat tag or an assist: that seat)."""
+
+    card: Card
+    move: Move
+    pumps: tuple[Card, ...]
+    played_in_c10: bool
+    seat: PlayerId | None = None
+
+
+@dataclass(slots=True)
+class CombatArea(Event):
+    """The combat area as the game left it for the end-of-combat window (C13b), or at a
+    knockout that ended the bout mid-combat (team modes): every seat's ``fighters`` (by
+    seat), the active seats, the matrix ``cell`` (§4.4) with its ``winner`` and ``loser``,
+    the ``combo`` with the seat that played each move and the combo ``points`` it spent so far
+    (CB-3), whether it was a ``hit_back`` (CB-7), whose combo it was (``comboer``: the
+    winner's, or one card text started), and Tag Team's ``assists`` in words (AS-*). What
+    views show of a combat; the timeline reads it, never the game's state."""
+
+    fighters: tuple[Fighter, ...]
+    actives: tuple[PlayerId, PlayerId]
+    cell: str | None
+    winner: PlayerId | None
+    loser: PlayerId | None
+    combo: tuple[PlayedMove, ...]
+    points: int
+    hit_back: bool
+    comboer: PlayerId | None
+    assists: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Tagged(Event):
+    """A tag (TAG, TAG-PU): ``seat`` switched out and its partner ``partner`` came in;
+    ``tag`` is hard (TAG-PU-2), dodge (TAG-DODGE), continue (TAG-CONT), super (TAG-SUPER)
+    or ace (TAG-PU-1)."""
+
+    seat: PlayerId
+    partner: PlayerId
+    tag: str
+
+
+@dataclass(slots=True)
 class Entered(Event):
     """``character`` (an id) is in ``seat`` from now on: at the start of the game for every
     seat, and when a team mode sends a character in (TT-2, TT-4). The acting character of any
@@ -207,8 +266,8 @@ E = TypeVar("E", bound=Event)
 def actor(e: Event) -> PlayerId | None:
     """The seat that acted in ``e``: who hit, threw, blocked, knocked down, dealt damage,
     drew, healed, used a Joker, bluffed, finished a combo, lost a card to a void, snapped back
-    (or would have knocked down), won the combat, or entered. None: a combat nobody won, the
-    end of a turn."""
+    (or would have knocked down), won the combat, entered, or tagged out. None: a combat
+    nobody won, the end of a turn, a combat's area."""
     kind = type(e)
     if kind in (Hit, Thrown, Knockdown, KnockdownAvoided):
         return e.by  # type: ignore[attr-defined, no-any-return]
@@ -220,7 +279,7 @@ def actor(e: Event) -> PlayerId | None:
         return e.record.player  # type: ignore[attr-defined, no-any-return]
     if kind is CombatResolved:
         return e.winner  # type: ignore[attr-defined, no-any-return]
-    if kind is TurnEnded:
+    if kind is TurnEnded or kind is CombatArea:
         return None
     return e.seat  # type: ignore[attr-defined, no-any-return]
 

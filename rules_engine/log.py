@@ -166,7 +166,7 @@ class MatchLog:
             players[seat] = entry
         draws: dict[str, Any] = (
             {"mode": "recorded"} if self.seed is None
-            else {"mode": "seeded", "algorithm": ALGORITHM, "seed": self.seed}
+            else {"mode": "seeded", "algorithm": ALGORITHM, "seed": str(self.seed)}
         )
         out: dict[str, Any] = {
             "format": FORMAT,
@@ -198,7 +198,8 @@ class MatchLog:
             "ruleset": self.ruleset.to_json(),
             "sides": sides,
             "draws": ({"mode": "recorded"} if self.seed is None
-                      else {"mode": "seeded", "algorithm": ALGORITHM, "seed": self.seed}),
+                      else {"mode": "seeded", "algorithm": ALGORITHM,
+                            "seed": str(self.seed)}),
             "events": [e.to_json() for e in self.events],
         }
         if self.result is not None:
@@ -705,14 +706,31 @@ def _ruleset(r: _Reader) -> Ruleset:
 
 def _draws(r: _Reader) -> int | None:
     """The log's ``draws``: the seed of a seeded game (shuffled by :data:`ALGORITHM`, an
-    unsigned 64-bit seed), or None when the draws are recorded."""
+    unsigned 64-bit seed), or None when the draws are recorded.
+
+    The seed is written as a decimal string: a JSON number above 2**53 is rounded by readers
+    that hold numbers as doubles (JavaScript), and the game would not be the one played. A
+    number is read too (logs written before, and by hand).
+
+    >>> _draws(_Reader({"draws": {"mode": "seeded", "algorithm": ALGORITHM,
+    ...                           "seed": "18446744073709551615"}}, "$"))
+    18446744073709551615
+    """
     draws = r.child("draws")
     mode = draws.string("mode")
     seed: int | None = None
     if mode == "seeded":
         if draws.get("algorithm") != ALGORITHM:
             raise draws.fail(f"expected the shuffle algorithm {ALGORITHM!r}", "algorithm")
-        seed = draws.integer("seed")
+        raw = draws.get("seed")
+        if isinstance(raw, str):
+            # digits only, no sign, no spaces, no leading zero (one spelling per seed)
+            if not (raw.isascii() and raw.isdigit()) or (len(raw) > 1 and raw[0] == "0"):
+                raise draws.fail("expected an unsigned 64-bit integer, or one in decimal "
+                                 f"digits in a string, found {raw[:40]!r}", "seed")
+            seed = int(raw) if len(raw) <= 20 else 2**64
+        else:
+            seed = draws.integer("seed")
         assert seed is not None
         if not 0 <= seed < 2**64:
             raise draws.fail("expected an unsigned 64-bit integer", "seed")

@@ -29,6 +29,7 @@ from rules_engine.actions import Action, Commit, Pass, Pick, Snapback, Tag
 from rules_engine.assists import Assists
 from rules_engine.cards import Card, Character, character
 from rules_engine.errors import RuleViolation
+from rules_engine.journal import Tagged
 from rules_engine.table import Table
 from rules_engine.tags import CombatTags
 from rules_engine.team import Mode, Team
@@ -56,10 +57,17 @@ class Bout:
     first_turn: int
     last_turn: int | None = None
     defeated: tuple[str, ...] = ()  # the characters knocked out at its end (two: double KO)
+    # the sides (0: A, 1: B) whose character was knocked out at its end, as the game decided
+    # (a mirror bout's two characters share an id: the side says who fell)
+    defeated_sides: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {"bout": self.number, "characters": list(self.characters),
-                "turns": [self.first_turn, self.last_turn], "defeated": list(self.defeated)}
+                "turns": [self.first_turn, self.last_turn], "defeated": list(self.defeated),
+                "defeated_sides": [_SIDE_NAMES[s] for s in self.defeated_sides]}
+
+
+_SIDE_NAMES = ("P1", "P2")  # a side by its seat at the table (the sides' names in verdicts)
 
 
 class ModeRules:
@@ -276,7 +284,8 @@ class TripleThreat(ModeRules):
     def _close_bout(game: GameCore, defeated: tuple[int, ...]) -> None:
         last = game.bouts[-1]
         game.bouts[-1] = Bout(last.number, last.characters, last.first_turn, game.turn,
-                              tuple(game.actives[side].character.id for side in defeated))
+                              tuple(game.actives[side].character.id for side in defeated),
+                              defeated)
 
 
 class TagTeam(ModeRules):
@@ -472,6 +481,7 @@ class TagTeam(ModeRules):
 
             _, action = yield from game.ask_at("P2", (ps.player,), "TAG-PU-2", check, options)
             if isinstance(action, Tag):
+                game.journal.record(Tagged(game.turn, game.step, ps.player, partner, "hard"))
                 game.swap_active(side)
                 self.hard_tagged[partner] = game.turn + 1
 

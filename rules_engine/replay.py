@@ -192,7 +192,8 @@ def replay(log: MatchLog | str | bytes | dict[str, Any], *,
            observe: Observer | None = None, in_place: bool = False) -> Verdict:
     """Replay a log; never raises for bad input (the verdict says what is wrong).
 
-    ``game_for`` builds the game (a subclass that only observes, such as the timeline's);
+    ``game_for`` builds the game (:func:`new_game_for`; the timeline's is the same game, only
+    kept for reading its journal afterwards);
     ``observe`` is told of every event applied. With ``in_place`` (:func:`rules_engine.judge.
     judge`) each event is applied with the next one offered to the decisions the game settles
     by itself (a :class:`Probe`), so that an illegal event is diagnosed from the game as it

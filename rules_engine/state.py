@@ -129,6 +129,9 @@ class Combat:
     no_combo: bool = False  # card text ended it after C8's damage (Relentless Strikes)
     # card text: a seat's second face-down combat card, as committed (Patriot Mirror)
     second_commits: dict[PlayerId, Action] = field(default_factory=dict)
+    # the journal's CombatBegan (C4) and CombatArea records of this combat are written
+    began: bool = False
+    shown: bool = False
 
 
 @dataclass(slots=True)
@@ -255,6 +258,9 @@ class ComboRecord:
     # the combat card's base damage came at C8, so only its pumps can be); card text may make
     # a move immune (C11)
     rewound: tuple[int, ...] = ()
+    # the Aces these chains earn at P3 (CH-4, CH-7), as the game's rule works them out when
+    # the combo ends (the views show it; the Power Up pays the turn's chains by the same rule)
+    chain_reward: int = 0
 
 
 Step = Generator[Decision, tuple[PlayerId, Action], None]

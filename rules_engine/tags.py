@@ -34,6 +34,7 @@ from rules_engine import combat as cb
 from rules_engine.actions import Combo, Tag
 from rules_engine.cards import Card, ComboType, Move, MoveType
 from rules_engine.errors import RuleViolation
+from rules_engine.journal import Tagged
 from rules_engine.modifiers import COMBO_DAMAGE, FOLLOW, POWER_UP_WITH, Expiry, Modifier
 from rules_engine.state import ComboEntry, ComboRun, PlayerState
 from rules_engine.types import PlayerId
@@ -241,6 +242,8 @@ class CombatTags:
                 who.hand.remove(c)
                 game.discard(who, c)
             self._limited = True  # TAG-LIMIT-1
+        assert action.tag is not None
+        game.journal.record(Tagged(game.turn, game.step, ps.player, partner.player, action.tag))
         game.swap_active(game.table.side_of(ps.player))
         partner.combo_points_spent = 0  # TG-11
         self.tagged_in.append(partner.player)
@@ -371,6 +374,7 @@ class CombatTags:
         owed = chain + (cb.set_entitlement(action.sets) if action.sets else 0)
         side = game.table.side_of(ps.player)
         self._ace_tagged[side] = game.turn
+        game.journal.record(Tagged(game.turn, game.step, ps.player, partner.player, ACE))
         game.swap_active(side)
         game.step = "P5"
         game._take_aces(partner, action.from_discard, action.from_deck, owed)

@@ -17,11 +17,14 @@ is read from its journal (:mod:`rules_engine.journal`): each turn is the stretch
 knockout that ends a bout), whose draws, damage, Jokers, bluffs and knockdowns are counted
 (:class:`rules_engine.journal.Totals`); its ``CombatResolved`` (cell, winner, locked-in kinds
 and speeds), ``Voided``, C13a ``Knockdown`` and ``KnockdownAvoided`` (a snapback) records
-explain the combat; a combo's Rewind prevention is its ``ComboRecord.rewound``. Only the cards
-in the combat area are read from the game, at the end-of-combat window (C13b), through a
-subclass that marks that moment (:class:`_ObservedGame`), so the game needs no hook. Choices
-the state no longer holds (which card went face down, which Aces a Power Up took, recorded
-draws, abilities) are read from the log's events of that turn.
+explain the combat; a combo's Rewind prevention, points and chain reward are its
+``ComboRecord``'s. The cards in the combat area are the game's ``CombatArea`` record (journalled
+at the end-of-combat window, C13b, or at a knockout that ends the bout mid-combat); a turn
+where the game or the log stopped during a combat (past its combat-reveal window, C4) shows
+the area as the game gives it (``Game.combat_area``). Each tag's seats are its ``Tagged`` record.
+Choices the state no longer holds (which card went face down, which Aces a Power Up took,
+recorded draws, abilities) are read from the log's events of that turn. The replay is the
+verifier's own game (``new_game_for``): nothing observes it but the journal.
 
 API: ``timeline(log) -> list[TurnSummary]``; ``log`` is a :class:`MatchLog` or what
 :func:`rules_engine.replay.replay` accepts (text, bytes, a dict). Unreadable input raises
@@ -95,7 +98,7 @@ began it; each move's ``seat`` says who played it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,26 +114,27 @@ from rules_engine.actions import (
     Tag,
     UseAbility,
 )
-from rules_engine.cards import Card, Character, Move, MoveType, character
-from rules_engine.game import Decision, Game
+from rules_engine.cards import Card, Character, Move, MoveType
+from rules_engine.game import Game
 from rules_engine.journal import (
     DAMAGE_KINDS,
     AcesPaid,
+    CombatArea,
     CombatResolved,
     ComboEnded,
     DamageDealt,
     Event,
+    Fighter,
     Knockdown,
     KnockdownAvoided,
+    Tagged,
     Totals,
     TurnEnded,
     Voided,
 )
 from rules_engine.log import LogEvent, MatchLog, parse_log
-from rules_engine.modes import mode_rules
-from rules_engine.replay import Verdict, replay
+from rules_engine.replay import Verdict, new_game_for, replay
 from rules_engine.state import ComboRecord
-from rules_engine.team import Mode
 from rules_engine.types import PlayerId
 
 __all__ = [
@@ -405,10 +409,10 @@ class TurnSummary:
         }
 
 
-# ---------------------------------------------------------------------------- observing
+# ---------------------------------------------------------------------------- moments
 
-# The snapshots below are made at every combat and turn and never changed afterwards, but they
-# are private, so they are not frozen: a frozen dataclass's __init__ sets every field through
+# The moments below are made at every turn and never changed afterwards, but they are private,
+# so they are not frozen: a frozen dataclass's __init__ sets every field through
 # object.__setattr__, which was 4% of a replay with the timeline (issue 17, fifth round).
 
 
@@ -424,96 +428,6 @@ class _Moment:
     @staticmethod
     def of(game: Game) -> _Moment:
         return _Moment(len(game.journal), game.life, game.initiative)
-
-
-@dataclass(slots=True)
-class _Entry:
-    card: Card
-    move: Move
-    pumps: tuple[Card, ...]
-    played_in_c10: bool
-    seat: PlayerId | None = None  # who played it (None: the comboer; TAGS: several seats)
-
-
-@dataclass(slots=True)
-class _Fighter:
-    """One player's combat area at C13b (or where the game stopped): the cards, for showing
-    them; what the game decided about them (voids, speeds, the winner) is in the journal."""
-
-    revealed_card: Card | None
-    combat_card: Card | None
-    move: Move | None
-    kind: str
-    knocked_down: bool
-
-
-@dataclass(slots=True)
-class _Combat:
-    fighters: tuple[_Fighter, ...]  # by seat
-    actives: tuple[PlayerId, PlayerId]  # the seats in combat, side A's first
-    cell: str | None
-    winner: PlayerId | None
-    loser: PlayerId | None
-    combo: tuple[_Entry, ...]
-    hit_back: bool
-    comboer: PlayerId | None  # whose combo: the winner's, or one card text started (Time Stop)
-    assists: tuple[str, ...] = ()  # Tag Team: what each assist did, in words (AS-*)
-
-    @staticmethod
-    def of(game: Game) -> _Combat:
-        fighters = tuple(
-            _Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
-                     ps.knocked_down)
-            for ps in game.players)
-        winner = game.combat.winner
-        loser = None if winner is None else game.table.opponent(winner)
-        comboer = winner if game.combo_seat is None else game.combo_seat
-        segments = game.combat.run.segments
-        if len(segments) > 1 or (segments and segments[0].seat is not comboer):
-            # a combat tag or an assist: each move with the seat that played it
-            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10, s.seat)
-                            for s in segments for e in s.entries)
-        else:
-            entries = tuple(_Entry(e.card, e.move, tuple(e.pumps), e.played_in_c10)
-                            for e in game.combo)
-        return _Combat(fighters, game.table.actives, game.combat.cell, winner, loser,
-                       entries, game.combat.run.hit_back, comboer,
-                       () if game.mode.assists is None else game.mode.assists.describe())
-
-
-class _ObservedGame(Game):
-    """The game, plus snapshots of the combat area (the cards, to show them) at C4 (combat
-    began) and C13b (combat and combo in place). ``window`` runs at those steps in every turn
-    whether or not a player can act in it, so it is the one place to look without a hook in
-    the game. What the game decided (voids, the C6 resolution, knockdowns, snapbacks, where a
-    turn ends) is read from its journal, never from here."""
-
-    def __init__(self, log: MatchLog) -> None:
-        # Set before Game.__init__: it already runs the generator to the first decision.
-        self.combat_began: set[int] = set()
-        self.combats: dict[int, _Combat] = {}
-        teams, mode = (None, None) if log.mode is Mode.VERSUS else (log.teams,
-                                                                     mode_rules(log.mode))
-        super().__init__(character(log.characters[0]), character(log.characters[1]),
-                         ruleset=log.ruleset, seed=log.seed, teams=teams, mode=mode)
-        # each seat's partner as seated at the start (a tag switches a seat with it)
-        self.partners = {s: self.table.partner(s) for s in self.table.seats}
-
-    def end_bout(self) -> None:
-        # a knockout ended the bout, and so the turn, mid-way (team modes): this turn's
-        # combat is here, not at C13
-        if self.turn in self.combat_began and self.turn not in self.combats:
-            self.combats[self.turn] = _Combat.of(self)
-        super().end_bout()
-
-    def window(self, step: str, window: str) -> Generator[
-            Decision, tuple[PlayerId, Action], None]:
-        # Not a generator itself: the game's own window, without one more generator around it
-        if window == "combat_reveal":
-            self.combat_began.add(self.turn)
-        elif window == "end_of_combat":
-            self.combats[self.turn] = _Combat.of(self)
-        return super().window(step, window)
 
 
 # ---------------------------------------------------------------------------- explaining
@@ -582,7 +496,7 @@ class _Decided:
         return r.speeds[r.seats.index(seat)]
 
 
-def _explain(combat: _Combat, decided: _Decided) -> str:
+def _explain(combat: CombatArea, decided: _Decided) -> str:
     """C6 in words, citing the matrix cell; voids first (KD-4, KD-5, M-VOID)."""
     if combat.cell == cb.CANCELLED:
         return ("card text cancelled the combat at the combat reveal (Acrobatics): every combat "
@@ -637,7 +551,7 @@ def _move_named(ch: Character, c: Card, move: MoveType | None, name: str | None)
     return same[0] if same else None
 
 
-def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None,
+def _combat_card(ch: Character, f: Fighter | None, commit: Action | None,
                  void: Voided | None, speed: int | None) -> CombatCard:
     """From the locked-in state (C5: after rotations and voids), else from the C1 event;
     ``void`` and ``speed`` (at C6) as the journal recorded them.
@@ -675,9 +589,10 @@ def _combat_card(ch: Character, f: _Fighter | None, commit: Action | None,
                       None if move is None else move.name, _speed(speed))
 
 
-def _combo(game: Game, combat: _Combat, decided: _Decided,
+def _combo(combat: CombatArea, decided: _Decided,
            turn_combos: list[ComboRecord]) -> ComboSummary | None:
-    """The combo of ``combat``; ``turn_combos``: the combos the game finished this turn."""
+    """The combo of ``combat``; ``turn_combos``: the combos the game finished this turn (an
+    unfinished one, in a game or log that stopped, is shown with the points spent so far)."""
     if not combat.combo or combat.comboer is None:
         return None
     winner = combat.comboer
@@ -695,11 +610,10 @@ def _combo(game: Game, combat: _Combat, decided: _Decided,
     knockdown = bool(decided.knockdowns)
     return ComboSummary(
         winner, combat.hit_back, tuple(moves),
-        record.points if record is not None else sum(e.move.combo_points or 0
-                                                     for e in combat.combo),
+        record.points if record is not None else combat.points,
         sum(len(e.pumps) for e in combat.combo),
         tuple(record.chains) if record is not None else (),
-        cb.chain_reward(record.chains, game.ruleset) if record is not None else 0,
+        record.chain_reward if record is not None else 0,
         knockdown, None if record is None else record.damage,
         0 if record is None else record.prevented,
         next((a for a in decided.avoided if a.rule == "SB-2"), None))
@@ -749,12 +663,15 @@ class _SeatActions:
         self.drawn = None if drawn is None else tuple(drawn)
 
 
-def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, end: _Moment,
+def _summarise(game: Game, log: MatchLog, turn: int, start: _Moment, end: _Moment,
                events: list[tuple[int, LogEvent]], span: tuple[int, int],
-               stopped: dict[str, Any] | None, turn_combos: list[ComboRecord]) -> TurnSummary:
-    combat = game.combats.get(turn)
-    if combat is None and turn in game.combat_began and turn == game.turn:
-        combat = _Combat.of(game)  # the game (or the log) stopped during this combat
+               stopped: dict[str, Any] | None, journalled: _Journalled) -> TurnSummary:
+    combat = journalled.areas.get(turn)
+    if combat is None and turn == game.turn:
+        # the game (or the log) stopped during this combat: its area as the game shows it
+        # (None when the turn's combat had not reached its combat-reveal window)
+        combat = game.combat_area()
+    turn_tags = iter(journalled.tags.get(turn, ()))
     players: list[PlayerTurn] = []
     # this turn's stretch of the journal, counted for every seat (once a turn)
     turn_events = game.journal[start.mark:end.mark]
@@ -769,7 +686,7 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
         if e.player in actions:
             actions[e.player].append(e.action)
         if type(e.action) is Tag:
-            tags.append(_tag(game, i, e.player, e.action))
+            tags.append(_tag(i, e.player, e.action, next(turn_tags, None)))
     seens = {p: _SeatActions(actions[p], recorded=log.seed is None) for p in seats}
     decided.keep_final_voids(seens)
     for p in seats:
@@ -816,7 +733,8 @@ def _summarise(game: _ObservedGame, log: MatchLog, turn: int, start: _Moment, en
     bout = next((b for b in reversed(game.bouts) if b.first_turn <= turn), None)
     return TurnSummary(
         turn, end.initiative, span, tuple(players), result,
-        None if combat is None else _combo(game, combat, decided, turn_combos), stopped,
+        None if combat is None else _combo(combat, decided, journalled.combos.get(turn, [])),
+        stopped,
         None if bout is None else bout.number, None if bout is None else bout.characters,
         tuple(tags))
 
@@ -825,10 +743,11 @@ _TAG_RULES = {"hard": "TAG-PU-2", "dodge": "TAG-DODGE", "continue": "TAG-CONT",
               "super": "TAG-SUPER", "ace": "TAG-PU-1"}
 
 
-def _tag(game: _ObservedGame, index: int, seat: PlayerId, tag: Tag) -> dict[str, Any]:
-    """One tag of the turn, for the timeline (see the module docstring)."""
+def _tag(index: int, seat: PlayerId, tag: Tag, tagged: Tagged | None) -> dict[str, Any]:
+    """One tag of the turn (the log's event ``index``, and the game's record of it), for the
+    timeline (see the module docstring)."""
     which = tag.tag or "hard"
-    partner = game.partners.get(seat)
+    partner = None if tagged is None else tagged.partner
     if which in ("dodge", "continue"):
         cards = [c.code for c in (tag.card, tag.partner_card) if c is not None]
     elif which == "super":
@@ -840,11 +759,39 @@ def _tag(game: _ObservedGame, index: int, seat: PlayerId, tag: Tag) -> dict[str,
             "out": seat.name, "in": None if partner is None else partner.name, "cards": cards}
 
 
+class _Journalled:
+    """What the timeline reads of the whole journal, by turn, in one pass: where each turn
+    ended, the finished combos, each combat's area (C13b, or a knockout that ended the bout
+    mid-combat; a turn's last) and the tags."""
+
+    __slots__ = ("areas", "combos", "ends", "tags")
+
+    def __init__(self, journal: list[Event]) -> None:
+        self.ends: dict[int, _Moment] = {}
+        self.combos: dict[int, list[ComboRecord]] = {}
+        self.areas: dict[int, CombatArea] = {}
+        self.tags: dict[int, list[Tagged]] = {}
+        for i, e in enumerate(journal):
+            kind = type(e)
+            if kind is TurnEnded:
+                assert isinstance(e, TurnEnded)
+                self.ends[e.turn] = _Moment(i + 1, e.life, e.initiative)
+            elif kind is ComboEnded:
+                assert isinstance(e, ComboEnded)
+                self.combos.setdefault(e.record.turn, []).append(e.record)
+            elif kind is CombatArea:
+                assert isinstance(e, CombatArea)
+                self.areas[e.turn] = e
+            elif kind is Tagged:
+                assert isinstance(e, Tagged)
+                self.tags.setdefault(e.turn, []).append(e)
+
+
 class _Recorder:
     """What the timeline keeps while the log is replayed: where each turn's events begin, the
     events of each turn, and the moment turn 1 began."""
 
-    def __init__(self, game: _ObservedGame) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.baseline: _Moment | None = _Moment.of(game) if game.turn >= 1 else None
         # starts[t]: index of the first event of turn t (the one after the event that began it)
@@ -877,23 +824,13 @@ class _Recorder:
         turns: list[TurnSummary] = []
         start = self.baseline
         final = _Moment.of(game)
-        # where each turn ended and the finished combos by turn, from one pass over the journal
-        ends: dict[int, _Moment] = {}
-        combos: dict[int, list[ComboRecord]] = {}
-        for i, e in enumerate(game.journal):
-            kind = type(e)
-            if kind is TurnEnded:
-                assert isinstance(e, TurnEnded)
-                ends[e.turn] = _Moment(i + 1, e.life, e.initiative)
-            elif kind is ComboEnded:
-                assert isinstance(e, ComboEnded)
-                combos.setdefault(e.record.turn, []).append(e.record)
+        journalled = _Journalled(game.journal)
         for turn in range(1, game.turn + 1):
-            end = ends.get(turn, final)
+            end = journalled.ends.get(turn, final)
             last = turn == game.turn
             span = (self.starts[turn], self.applied if last else self.starts[turn + 1])
             turns.append(_summarise(game, log, turn, start, end, self.by_turn.get(turn, []),
-                                    span, stopped if last else None, combos.get(turn, [])))
+                                    span, stopped if last else None, journalled))
             start = end
         return turns
 
@@ -911,7 +848,8 @@ def replay_observed(log: MatchLog, watch: Watcher | None = None) -> tuple[
     recorders: list[_Recorder] = []
 
     def observed(parsed: MatchLog) -> Game:
-        recorders.append(_Recorder(_ObservedGame(parsed)))
+        # the verifier's own game (no subclass, no hook): read through its journal afterwards
+        recorders.append(_Recorder(new_game_for(parsed)))
         if watch is not None:
             watch(recorders[0].game, None)
         return recorders[0].game

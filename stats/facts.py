@@ -19,9 +19,10 @@ Team matches (``facts.mode`` in the verdict): the two *sides* are each side's se
 at the end (the match result, for the players); the characters are credited separately
 (:class:`CreditFacts`), per the game's structure:
 
-- *Triple Threat*: each bout (``facts.bouts``) is a one-on-one fight, credited to its two
-  characters: the one knocked out loses it, both out is a draw, and a bout the match ended
-  without a knockout (time-out, turn limit) takes the match's result (OQ-18 scores the sides).
+- *Triple Threat*: each bout (``facts.bouts`` of the replay) is a one-on-one fight, credited to
+  its two characters: the side the game recorded as knocked out (``defeated_sides``) loses it,
+  both out is a draw, and a bout the match ended without a knockout (time-out, turn limit)
+  takes the match's result (OQ-18 scores the sides).
   Its counters are the timeline's turns of that bout (damage taken by the opponent, its
   knockdowns, Jokers and bluffs, combat cards, Aces, combos, the deficit within the bout).
 - *Tag Team* and *Dramatic Battle*: no one-on-one pairing; every character that played
@@ -37,7 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules_engine.timeline import timeline
+from rules_engine.judge import judge
 
 SEATS = ("P1", "P2")
 NO_OPPONENT = ""  # a credit without a one-on-one opponent (Tag Team, Dramatic Battle)
@@ -164,30 +165,22 @@ def _won_from_behind(credit: CreditFacts) -> None:
 
 
 def _bout_winner(bouts: list[dict[str, Any]], i: int, match_winner: int | None) -> int | None:
-    """The side that won bout ``i`` (None: a draw): the one whose character was not knocked
-    out; both out, a draw; no knockout (the match ended by time-out or the turn limit), the
-    match's result (OQ-18 scores the sides)."""
-    bout = bouts[i]
-    chars = list(bout.get("characters") or [])
-    defeated = list(bout.get("defeated") or [])
+    """The side that won bout ``i`` (None: a draw), read from the sides the game recorded as
+    knocked out (``defeated_sides``): the other side; both out, a draw; no knockout (the
+    match ended by time-out or the turn limit), the match's result (OQ-18 scores the
+    sides)."""
+    defeated = list(bouts[i].get("defeated_sides") or [])
     if len(defeated) >= 2:
         return None
     if not defeated:
         return match_winner
-    if chars[0] != chars[1]:
-        return 2 if defeated[0] == chars[0] else 1
-    # a mirror bout: the side that sent in someone new lost it (the last bout: the match's)
-    if i + 1 < len(bouts):
-        after = list(bouts[i + 1].get("characters") or [])
-        return 2 if after[0] != chars[0] else 1
-    return match_winner
+    return 2 if defeated[0] == "P1" else 1
 
 
 def _triple_threat_credits(
-    facts: dict[str, Any], turns: list[Any], winner_seat: int | None,
+    bouts: list[dict[str, Any]], turns: list[Any], winner_seat: int | None,
 ) -> tuple[list[CreditFacts], dict[int, tuple[str, str]]]:
     """One credit per side and bout, with the bout's counters; and each turn's characters."""
-    bouts = list(facts.get("bouts") or [])
     credits: dict[tuple[int, int], CreditFacts] = {}
     for i, bout in enumerate(bouts):
         number = int(bout["bout"])
@@ -301,13 +294,18 @@ def game_facts_extract(*, log_text: str, verdict: dict[str, Any]) -> GameFacts:
         counters = _player_counters(p, int(facts.get("turns") or final.get("turns") or 0))
         sides[seat] = SideFacts(character=str(p.get("character") or ""), counters=counters)
 
-    turns = list(timeline(log_text))
+    # one replay gives the turns and the game's own account of the bouts (a verdict stored
+    # before ``defeated_sides`` was recorded has not got it; the replay has)
+    judged = judge(log_text)
+    turns = list(judged.turns)
+    replayed = judged.verdict.facts or {}
     match_turns = int(final.get("turns") or facts.get("turns") or 0)
     credits: list[CreditFacts] = []
     characters_at: dict[int, tuple[str, str]] = {}
     by_name: dict[str, CreditFacts] = {}
     if mode == "triple_threat":
-        credits, characters_at = _triple_threat_credits(facts, turns, winner_seat)
+        credits, characters_at = _triple_threat_credits(
+            list(replayed.get("bouts") or []), turns, winner_seat)
     elif mode in TEAM_MODES:
         by_name = _team_credits(facts, turns, winner_seat, match_turns)
         credits = list(by_name.values())

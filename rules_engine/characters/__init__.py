@@ -283,6 +283,12 @@ class CharacterRules:
         return
         yield  # pragma: no cover
 
+    def ability_piles(self, action: UseAbility) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+        """For a choice of this seat's card text that divides cards into two piles and names
+        only one (Quince's Two Truths): that pile and the other one, as they stand while the
+        choice is being made, so that a label can name both. None for any other choice."""
+        return None
+
     def public_info(self, ctx: AbilityContext, ps: PlayerState) -> dict[str, list[str]]:
         """Cards this seat's card text has shown to everyone and that are still hidden in their
         zone (a card revealed from hand, face-up piles being chosen from), by ability name;

@@ -226,6 +226,16 @@ class QuinceRules(CharacterRules):
             parts.append("rotated")
         return ";".join(parts)
 
+    def ability_piles(self, action: UseAbility) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+        """Two Truths' piles, while they are divided (``piles``: pile one is the action's, pile
+        two the rest of the cards) or picked by the opponent (``to_hand``: the pile it puts
+        into Quince's hand, and the other, discarded)."""
+        if action.ability != TWO_TRUTHS or action.option not in (PILES, TO_HAND) \
+                or not self.piles:
+            return None
+        rest = tuple(c for pile in self.piles for c in pile if c not in action.cards)
+        return action.cards, rest
+
     def public_info(self, ctx: AbilityContext, ps: PlayerState) -> dict[str, list[str]]:
         """The Positive Spin card while it is in hand and pending; Two Truths' piles while they
         are being divided and picked (GEN-9: face up)."""

@@ -26,7 +26,14 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.game.combo import ComboSteps
-from rules_engine.journal import AcesPaid, Blocked, CombatResolved, Hit, JokerUsed, Thrown
+from rules_engine.journal import (
+    AcesPaid,
+    Blocked,
+    CombatResolved,
+    Hit,
+    JokerUsed,
+    Thrown,
+)
 from rules_engine.modifiers import BLOCK_DRAW, COMBAT_DAMAGE, MOVE, MOVE_ALLOWED
 from rules_engine.ruleset import (
     BlockReturn,
@@ -120,7 +127,8 @@ class CombatSteps(ComboSteps):
         yield from self._ace_costs()
         if assists is not None and assists.placed:  # assists hook: the swaps (AS-6, AS-7)
             yield from assists.swaps(self)
-        # C4: combat-reveal window.
+        # C4: combat-reveal window (the combat area is shown from here on: Game.combat_area).
+        self.combat.began = True
         yield from self.window("C4", "combat_reveal")
         if self.combat.ended:  # card text cancelled the combat here (Acrobatics): no winner
             cancelled = cb.CombatResult(None, False, cb.CANCELLED)

@@ -360,7 +360,8 @@ class ComboSteps(PowerUpSteps):
             moves=len(self.combo), points=points,
             pumps=sum(len(e.pumps) for e in self.combo),
             damage=total - prevented, prevented=prevented, chains=chains,
-            hit_back=self.combat.run.hit_back, rewound=rewound)))
+            hit_back=self.combat.run.hit_back, rewound=rewound,
+            chain_reward=cb.chain_reward(chains, self.ruleset) if chains else 0)))
 
     def _check_face_down(self, player: PlayerId, action: Action) -> None:
         if isinstance(action, Pass):
@@ -670,7 +671,8 @@ class ComboSteps(PowerUpSteps):
                                                          self.opponent(ps).player, "KD-7"))
         if self.mode.assists is not None:  # assists hook: assists discarded (AS-13)
             self.mode.assists.clear(self)
-        # (b) end-of-combat window.
+        # (b) end-of-combat window, the combat and its combo in place: what views show of them
+        self.show_combat_area()
         yield from self.window("C13", "end_of_combat")
         hooked = self._hooked["end_of_combat"]
         for ps in fighters:

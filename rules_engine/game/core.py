@@ -38,15 +38,18 @@ from rules_engine.errors import (
     RuleViolation,
 )
 from rules_engine.journal import (
+    CombatArea,
     ComboEnded,
     DamageDealt,
     Drew,
     Entered,
     Event,
+    Fighter,
     Healed,
     JokerUsed,
     Journal,
     Knockdown,
+    PlayedMove,
     TurnEnded,
     Voided,
 )
@@ -462,6 +465,10 @@ class GameCore:
         the discard piles, "this combat" and "this turn" effects end with the turn, both
         characters' knockdowns are cleared (OQ-17), and card text of a defeated character
         stops applying to the other side (modifiers it put on the winner)."""
+        combat = self.combat
+        if combat.began and not combat.shown:
+            # the knockout ended the combat before C13: its combat area is shown as it stands
+            self.show_combat_area()
         self.journal.record(TurnEnded(self.turn, self.step, self.life, self.initiative))
         for ps in self.players:
             for c in [ps.combat_card, ps.face_down, *(e.card for e in self.combo_of(ps)
@@ -843,6 +850,47 @@ class GameCore:
                                             source.player, amount, kind))
         if self.shares_damage and kind == "combat" and self.mode.assists is not None:
             self.mode.assists.share(self, target, amount, source)  # assists hook: AS-9, AS-16
+
+    def combat_area(self) -> CombatArea | None:
+        """This turn's combat area as it stands, for showing it (see :class:`CombatArea`):
+        the record :meth:`show_combat_area` journals, and what a view of a game stopped
+        mid-combat shows. None when no combat is in its area (none reached the combat-reveal
+        window, C4, or it was already journalled)."""
+        combat = self.combat
+        if not combat.began or combat.shown:
+            return None
+        return self._combat_area()
+
+    def _combat_area(self) -> CombatArea:
+        # made at every combat of every game: the seats and the combo read once, each value
+        # built by a list (no generator), the cached active seats
+        combat = self.combat
+        run = combat.run
+        segments = run.segments
+        winner = combat.winner
+        comboer = segments[0].seat if segments else winner
+        if len(segments) > 1 or (segments and segments[0].seat is not comboer):
+            # a combat tag or an assist: each move with the seat that played it
+            combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10, s.seat)
+                           for s in segments for e in s.entries])
+        else:
+            combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10)
+                           for e in run.entries])
+        a, b = self.actives
+        assists = self.mode.assists
+        return CombatArea(
+            self.turn, self.step,
+            tuple([Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
+                           ps.knocked_down) for ps in self.players]),
+            (a.player, b.player), combat.cell, winner,
+            None if winner is None else self.table.opponent(winner), combo,
+            segments[0].points if len(segments) == 1 else sum([s.points for s in segments]),
+            run.hit_back, comboer, () if assists is None else assists.describe())
+
+    def show_combat_area(self) -> None:
+        """Journal this combat's area (C13b, or a knockout that ended the bout before it)."""
+        self.combat.shown = True
+        self.journal.record(self._combat_area())
 
     def discard(self, ps: PlayerState, c: Card) -> None:
         """GEN-6: a card goes to its owner's discard pile."""

@@ -168,7 +168,7 @@ class Survival(Training):
         game.teams[BOT_SIDE].defeat(beaten)
         last = game.bouts[-1]
         game.bouts[-1] = Bout(last.number, last.characters, last.first_turn, game.turn,
-                              (beaten,))
+                              (beaten,), (BOT_SIDE,))
         if game.teams[BOT_SIDE].is_out:
             game.end(Termination.KO, game.table.active(0))
         raise BoutOver((BOT_SIDE,))

@@ -4,6 +4,7 @@ allowed keys by one subset test)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -109,3 +110,60 @@ def test_version_2_events_take_the_character_acting() -> None:
     event = parse_event({"player": "P1", "action": "pass", "character": "grave"}, "$", 2,
                         frozenset({"grave"}))
     assert event.character == "grave"
+
+
+# A seed above 2**53 that a double cannot hold: read as a JavaScript number it would be another
+# seed, and another game.
+BIG_SEED = 2**64 - 2**12 + 1
+
+
+def test_a_64_bit_seed_travels_as_a_decimal_string_and_replays_the_game_played() -> None:
+    from rules_engine.replay import replay
+    from rules_engine.selfplay import play_game
+
+    assert int(float(BIG_SEED)) != BIG_SEED
+    game, log = play_game("grave", "jaina", BIG_SEED, bot="greedy")
+    doc = log.to_json()
+    assert doc["draws"]["seed"] == str(BIG_SEED)
+    text = json.dumps(doc)
+    assert parse_log(text).seed == BIG_SEED
+    verdict = replay(text)
+    assert verdict.status == "legal"
+    assert verdict.final is not None and verdict.final["position"] == game.fingerprint()
+    # an older log writes the seed as a JSON integer: read exactly, the same game
+    doc["draws"]["seed"] = BIG_SEED
+    assert replay(json.dumps(doc)).final == verdict.final
+    # the seed a double would have made of it is another game
+    doc["draws"]["seed"] = str(int(float(BIG_SEED)))
+    assert replay(json.dumps(doc)).final != verdict.final
+
+
+def test_a_team_modes_log_writes_its_seed_as_a_string_too() -> None:
+    from rules_engine.selfplay import play_match
+    from rules_engine.team import Mode
+
+    _, log = play_match(Mode.TAG_TEAM, ("grave", "jaina"), ("rook", "midori"), BIG_SEED)
+    doc = log.to_json()
+    assert doc["draws"]["seed"] == str(BIG_SEED)
+    assert parse_log(json.dumps(doc)).seed == BIG_SEED
+
+
+@pytest.mark.parametrize("seed", ["-1", "01", "1e3", " 7", "7 ", "+7", "", "0x10", "٣",
+                                  str(2**64), "9" * 40, 1.5, None, True])
+def test_a_seed_that_is_not_an_unsigned_64_bit_integer_is_refused(seed: Any) -> None:
+    doc = {"format": "yomi-match-log", "version": 1, "mode": "versus",
+           "players": {"P1": {"character": "grave"}, "P2": {"character": "jaina"}},
+           "draws": {"mode": "seeded", "algorithm": "splitmix64-fy-v1", "seed": seed},
+           "events": []}
+    with pytest.raises(LogSyntaxError) as caught:
+        parse_log(json.dumps(doc))
+    assert caught.value.data["json_path"] == "$.draws.seed"
+
+
+@pytest.mark.parametrize("seed", ["0", "42", str(2**64 - 1), 0, 2**64 - 1])
+def test_a_seed_is_read_from_a_decimal_string_or_an_integer(seed: Any) -> None:
+    doc = {"format": "yomi-match-log", "version": 1, "mode": "versus",
+           "players": {"P1": {"character": "grave"}, "P2": {"character": "jaina"}},
+           "draws": {"mode": "seeded", "algorithm": "splitmix64-fy-v1", "seed": seed},
+           "events": []}
+    assert parse_log(json.dumps(doc)).seed == int(seed)

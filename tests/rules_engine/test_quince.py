@@ -350,3 +350,23 @@ def test_self_play_against_every_character_replays_legal(opponent: str) -> None:
     """Issue 14: Quince against each of the 20 (both seats, random and greedy bots)."""
     assert "quince" in IMPLEMENTED
     helpers.assert_self_play_replays_legal("quince", opponent, first_seed=14)
+
+
+def test_two_truths_labels_name_both_piles_while_dividing_and_picking() -> None:
+    """Issue 30: a choice that differs only in its cards names them all; dividing the cards
+    into two piles names both piles, and so does the opponent's pick."""
+    from rules_engine.choices import describe
+
+    g = _truths()
+    g.apply(P1, UseAbility(TRUTHS, cards=cards("5C"), option="choose"))
+    draw(g, P1, "8H")
+    draw(g, P1, "3S")
+    labels = [describe(g, P1, a).label for a in g.legal_actions(P1)]
+    assert labels == ["Two Truths: show 5♣ | 8♥, 3♠", "Two Truths: show 5♣, 8♥ | 3♠",
+                      "Two Truths: show 5♣, 3♠ | 8♥", "Two Truths: show 5♣, 8♥, 3♠ | none"]
+    g.apply(P1, UseAbility(TRUTHS, cards=cards("5C 3S"), option="piles"))
+    picks = [describe(g, P2, a).label for a in g.legal_actions(P2)]
+    assert picks == ["Two Truths: to hand 5♣, 3♠ | 8♥", "Two Truths: to hand 8♥ | 5♣, 3♠"]
+    # without the game, the action's own cards only (no pile to name the rest from)
+    alone = describe(None, None, UseAbility(TRUTHS, cards=cards("8H"), option="to_hand"))
+    assert alone.label == "Two Truths: to hand 8♥"

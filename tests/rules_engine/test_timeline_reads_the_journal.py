@@ -131,3 +131,71 @@ def test_the_acting_character_of_every_event_follows_the_bouts() -> None:
         assert who in {b.characters[seat] for b in bouts}, (e, who)
         acted[seat].add(who)
     assert max(len(names) for names in acted.values()) >= 2
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
+def test_the_combat_area_is_journalled_once_per_combat_and_the_timeline_shows_it(
+        mode: Mode) -> None:
+    """What the timeline shows of a combat (the cards, the combo and who played each move) is
+    the game's ``CombatArea`` record, one per combat that reached C13 or a knockout that
+    ended its bout; the timeline's replay is the verifier's own game, no subclass."""
+    from rules_engine.game import Game
+    from rules_engine.journal import CombatArea
+    from rules_engine.timeline import replay_observed
+
+    for seed in range(3):
+        game, log = seeded_game(mode, seed)
+        areas = [e for e in game.journal if type(e) is CombatArea]
+        resolved = [e for e in game.journal if type(e) is CombatResolved]
+        # every resolved combat has its area (the game may end before the last one's)
+        assert len(resolved) - 1 <= len(areas)
+        assert {e.turn for e in resolved} - {e.turn for e in areas} <= {game.turn}
+        _, replayed, turns = replay_observed(log)
+        assert type(replayed) is Game
+        by_turn = {e.turn: e for e in areas}
+        for t in turns:
+            area = by_turn.get(t.turn)
+            if area is None or t.combat is None:
+                continue
+            assert (t.combat.cell, t.combat.winner, t.combat.loser) == (
+                area.cell, area.winner, area.loser)
+            if t.combo is not None:
+                assert [m.card for m in t.combo.moves] == [e.card.code for e in area.combo]
+                assert t.combo.player is area.comboer
+
+
+def test_each_tag_is_journalled_with_the_seats_it_switched() -> None:
+    from rules_engine.actions import Tag
+    from rules_engine.journal import Tagged
+
+    tagged = 0
+    for seed in range(6):
+        game, log = seeded_game(Mode.TAG_TEAM, seed)
+        records = [e for e in game.journal if type(e) is Tagged]
+        events = [e for e in log.events if type(e.action) is Tag]
+        assert len(records) == len(events)
+        shown = [t for turn in judge(log).turns for t in turn.tags]
+        for record, event, row in zip(records, events, shown, strict=True):
+            assert record.seat is event.player and (event.action.tag or "hard") == record.tag
+            assert record.partner is game.table.partner(record.seat)
+            assert (row["out"], row["in"], row["tag"]) == (
+                record.seat.name, record.partner.name, record.tag)
+        tagged += len(records)
+    assert tagged > 0
+
+
+def test_a_combos_chain_reward_is_the_one_the_game_recorded__CH_4() -> None:
+    """A chain of 3 (CH-3) earns 1 Ace (CH-4): the game records it with the combo, and the
+    timeline shows the record (it no longer works the reward out)."""
+    from rules_engine.journal import ComboEnded
+    from rules_engine.selfplay import play_match
+
+    game, log = play_match(Mode.DRAMATIC_BATTLE, ("rook",), ("valerie", "persephone"), 105,
+                           bot="random")
+    records = [e.record for e in game.journal if type(e) is ComboEnded]
+    chained = [r for r in records if r.chain_reward]
+    assert [(r.turn, r.chains, r.chain_reward) for r in chained] == [(10, [3], 1)]
+    assert all(r.chain_reward == 0 for r in records if max(r.chains, default=0) < 3)
+    combo = judge(log).turns[9].combo
+    assert combo is not None and combo.player is chained[0].player
+    assert (combo.chains, combo.chain_length, combo.chain_reward) == ((3,), 3, 1)

@@ -220,11 +220,14 @@ def test_reextract_backfills_a_team_record_stored_before_the_character_rows(
 
 
 @pytest.mark.parametrize(("bouts", "match_winner", "expected"), [
-    ([{"characters": ["a", "b"], "defeated": ["a", "b"]}], 1, [None]),  # a double knockout
-    ([{"characters": ["a", "b"], "defeated": []}], 2, [2]),  # a time-out: the match's result
-    ([{"characters": ["a", "b"], "defeated": []}], None, [None]),  # ... a drawn time-out
-    ([{"characters": ["a", "a"], "defeated": ["a"]},  # a mirror: who sent in someone new
-      {"characters": ["a", "c"], "defeated": ["c"]}], 1, [1, 1]),
+    ([{"characters": ["a", "b"], "defeated": ["a", "b"], "defeated_sides": ["P1", "P2"]}], 1,
+     [None]),  # a double knockout
+    ([{"characters": ["a", "b"], "defeated": [], "defeated_sides": []}], 2, [2]),  # a time-out
+    ([{"characters": ["a", "b"], "defeated": [], "defeated_sides": []}], None, [None]),  # drawn
+    # a mirror bout: the two characters share an id, the side the game recorded says who fell
+    ([{"characters": ["a", "a"], "defeated": ["a"], "defeated_sides": ["P2"]},
+      {"characters": ["a", "c"], "defeated": ["c"], "defeated_sides": ["P2"]}], None, [1, 1]),
+    ([{"characters": ["a", "a"], "defeated": ["a"], "defeated_sides": ["P1"]}], 2, [2]),
 ])
 def test_bout_winner(bouts: list[dict], match_winner: int | None, expected: list) -> None:
     assert [_bout_winner(bouts, i, match_winner) for i in range(len(bouts))] == expected
