@@ -19,7 +19,15 @@ os.environ.setdefault("YOMI_ODDS_RUNS", "300")  # event odds after each result: 
 # apps (and with them the engine) are imported; the workers the tests start inherit it.
 os.environ.setdefault("YOMI_ENGINE", "interpreted")
 # Each test session gets its own queue so that its worker never takes another session's tasks.
-os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"yomi-test-{uuid.uuid4().hex[:10]}")
+# Under pytest-xdist (`make test-all` runs two processes) each process is a session of its own:
+# the controller's queue, inherited through the environment, is not reused, and each process
+# takes the next Redis database after the one REDIS_URL names (its locks, cache and rate counts
+# apart from the other's, as its PostgreSQL database is: pytest-django suffixes it per process).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ... or ""
+if XDIST_WORKER:
+    os.environ["CELERY_TASK_DEFAULT_QUEUE"] = f"yomi-test-{uuid.uuid4().hex[:10]}-{XDIST_WORKER}"
+else:
+    os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"yomi-test-{uuid.uuid4().hex[:10]}")
 
 DEFAULT_TEST_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/yomi"
 DEFAULT_TEST_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -50,6 +58,11 @@ STORAGES = {
 
 # Tasks run in-process unless a `services` test hands them to the real worker (tests/conftest.py).
 TEST_REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_TEST_REDIS_URL)
+if XDIST_WORKER:
+    _base, _, _db = TEST_REDIS_URL.rpartition("/")
+    TEST_REDIS_URL = f"{_base}/{int(_db or 0) + int(XDIST_WORKER.removeprefix('gw'))}"
+    os.environ["REDIS_URL"] = TEST_REDIS_URL  # what the processes the tests start inherit
+REDIS_URL = TEST_REDIS_URL
 CELERY_BROKER_URL = TEST_REDIS_URL
 CELERY_RESULT_BACKEND = TEST_REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = True
