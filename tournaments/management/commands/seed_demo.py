@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
@@ -260,18 +261,16 @@ class Command(BaseCommand):
             raise CommandError("seed_demo creates staff accounts with a known password: it runs "
                                "only with DEBUG=1 (a development or demo site)")
         User = get_user_model()
-        organizer, created = User.objects.get_or_create(
-            username="organizer", defaults={"email": "organizer@example.com"}
+        # The one demo password is hashed once for every account (a hash is deliberately slow:
+        # 22 of them took a minute under load); each account still logs in with it.
+        hashed = make_password(DEMO_PASSWORD)
+        organizer, _ = User.objects.get_or_create(
+            username="organizer", defaults={"email": "organizer@example.com", "password": hashed}
         )
-        if created:
-            organizer.set_password(DEMO_PASSWORD)
-            organizer.save()
-        self.admin_access(organizer)
+        self.admin_access(organizer, hashed)
         for username, display_name, region in DEMO_PLAYERS:
-            user, created = User.objects.get_or_create(username=username)
-            if created:
-                user.set_password(DEMO_PASSWORD)
-                user.save()
+            user, _ = User.objects.get_or_create(username=username,
+                                                       defaults={"password": hashed})
             Player.objects.get_or_create(
                 user=user, defaults={"display_name": display_name, "region": region}
             )
@@ -307,7 +306,7 @@ class Command(BaseCommand):
             )
         )
 
-    def admin_access(self, organizer: Any) -> None:
+    def admin_access(self, organizer: Any, hashed: str) -> None:
         """The demo organizer may use the admin for the event data; ``admin`` is a superuser."""
         from django.contrib.auth.models import Group, Permission
 
@@ -321,7 +320,8 @@ class Command(BaseCommand):
             organizer.save(update_fields=["is_staff"])
         User = get_user_model()
         if not User.objects.filter(username="admin").exists():
-            User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+            User.objects.create(username="admin", email="admin@example.com", password=hashed,
+                                is_staff=True, is_superuser=True)
 
     # --- one builder per event ------------------------------------------------------------------
 
