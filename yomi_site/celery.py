@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 from typing import Any
@@ -27,14 +26,3 @@ def engine_build_report(sender: str, **kwargs: Any) -> None:
 
     logger.warning("worker %s: rules engine %s (%s build)", sender, ENGINE_VERSION,
                    rules_engine.BUILD.kind)
-
-
-@celeryd_after_setup.connect
-def heap_freeze(sender: str, **kwargs: Any) -> None:
-    """What a worker holds from its start (Django, the apps, the engine's modules: about 150,000
-    objects) is moved out of the cyclic garbage collector's reach (``gc.freeze``): it lives as
-    long as the process, yet every full collection walked it again while a chunk of logs was
-    judged. Before the pool forks, so its processes share these pages too (the collector no
-    longer writes to them)."""
-    gc.collect()
-    gc.freeze()

@@ -13,12 +13,10 @@ again. An illegal log is a stored result, never an exception to retry.
 
 from __future__ import annotations
 
-import gc
 import logging
 import time
 import traceback
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,23 +225,6 @@ def _previous_runs(runs: list[VerificationRun]) -> dict[int, VerificationRun]:
     return {run.log_id: run for run in previous}
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a chunk is judged, back on after. The
-    timelines and verdicts of the chunk's earlier logs stay alive until they are stored, so the
-    collections the replays' allocations trigger kept walking them (and the whole worker's
-    heap) again and again: about a sixth of a chunk's CPU. Garbage without cycles is freed as
-    ever; the few cycles a replay leaves wait for the first collection after the chunk."""
-    if not gc.isenabled():  # someone else paused it: theirs to resume
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def _runs_update(runs: list[VerificationRun], fields: list[str]) -> None:
     """One UPDATE for the runs: a plain one for a single run (a submission's verification),
     one from a VALUES list for a chunk (``rows_update``: no CASE built per run and field)."""
@@ -425,9 +406,8 @@ def match_runs_judge(runs: list[VerificationRun]) -> list[VerificationRun]:
     if not runs:
         return []
     analysed = _analyses_to_reuse(runs)
-    with _collector_paused():
-        judged = [_judge(run, run.log.text, run.log.match_id, analysed.get(run.log_id))
-                  for run in runs]
+    judged = [_judge(run, run.log.text, run.log.match_id, analysed.get(run.log_id))
+              for run in runs]
     try:
         return _verdicts_store(judged)
     except (DataError, IntegrityError, ValueError):  # refused data: a retry cannot help

@@ -144,37 +144,3 @@ def test_requeue_creates_a_new_run_and_records_who_asked(
         AuditEntry.objects.filter(match=match, action="reverify_requested", actor=organizer).count()
         == 1
     )
-
-
-@pytest.mark.parametrize("engine_fails", [False, True])
-def test_the_garbage_collector_is_off_while_a_chunk_is_judged_and_back_on_after(
-    engine_fails: bool, django_capture_on_commit_callbacks, monkeypatch,
-) -> None:
-    import gc
-
-    seen: list[bool] = []
-    judge = engine.log_judge
-
-    def watched(text: str) -> engine.Judgement:
-        seen.append(gc.isenabled())
-        if engine_fails:
-            raise RuntimeError("an engine bug")
-        return judge(text)
-
-    monkeypatch.setattr(engine, "log_judge", watched)
-    match = versus_match()
-    with django_capture_on_commit_callbacks(execute=False):
-        outcome = match_log_submit(match=match, submitted_by=side_user(match, 1),
-                                   log_bytes=log_bytes(self_play_log_text()))
-    assert outcome.run is not None and gc.isenabled()
-    run = match_log_verify(run_id=outcome.run.pk)
-    assert seen and not any(seen)
-    assert gc.isenabled()
-    assert run.status == (RS.ERROR if engine_fails else RS.LEGAL)
-    # a caller that paused the collector itself keeps it paused
-    gc.disable()
-    try:
-        match_log_verify(run_id=match_run_requeue(log=outcome.log).pk)
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
