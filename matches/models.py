@@ -236,8 +236,9 @@ class VerificationRun(models.Model):
     # When a task for this run was last handed to the broker (or tried to be): the sweeper
     # re-sends an unfinished run only once it has waited past its deadline since then.
     enqueued_at = models.DateTimeField(null=True, blank=True)
-    # Stored analyses, computed in the worker with the verdict by the same engine (so a
-    # re-verification refreshes them): pages read these and never replay a log. ``turn_count``
+    # Stored analyses, computed in the worker with the verdict by the same engine (a newer
+    # release's re-verification computes them again; the same release's keeps the earlier run's,
+    # which it would give exactly): pages read these and never replay a log. ``turn_count``
     # is the timeline's length (its turns are TimelineChunk rows); None means not analysed yet
     # (a run finished before analyses were stored: the page says "analysis pending" and
     # ``reverify_stale`` fills it in).

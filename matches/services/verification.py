@@ -2,7 +2,10 @@
 
 The run is marked RUNNING in its own transaction (so progress is visible), the engine replays the
 log with no database access (and computes the analyses pages show: the timeline, the board before
-an illegal event), and the verdict and analyses are stored with the match locked. A chunk of a
+an illegal event), and the verdict and analyses are stored with the match locked. A log this
+engine release already analysed (an organizer's re-verification, a bulk batch of logs judged by
+this release) is replayed for its verdict alone and keeps the analyses stored then, which the
+same rules would compute again exactly (``_analyses_to_reuse``). A chunk of a
 bulk re-verification goes through the same steps with bulk reads and writes. A redelivered task
 whose run already finished does nothing; one whose run is still RUNNING (its worker died) replays
 again. An illegal log is a stored result, never an exception to retry.
@@ -18,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DataError, IntegrityError, transaction
-from django.db.models import F, JSONField, OuterRef, QuerySet, Subquery, Value
+from django.db import DataError, IntegrityError, connection, transaction
+from django.db.models import F, JSONField, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
 
 from matches import engine
@@ -99,7 +102,9 @@ def _gave_up_verdict(attempts: int) -> dict[str, Any]:
 
 @dataclass
 class _Judged:
-    """A run's verdict and stored analyses, computed outside any transaction."""
+    """A run's verdict and stored analyses, computed outside any transaction. The timeline is
+    ``turns``, or, when ``timeline_of`` names an earlier run of the same log and engine release,
+    that run's stored timeline (``turn_count`` turns), copied in the database."""
 
     run: VerificationRun
     match_id: int
@@ -107,17 +112,79 @@ class _Judged:
     duration_ms: int | None
     turns: list[dict[str, Any]] = field(default_factory=list)
     board: dict[str, Any] | None = None
+    timeline_of: int | None = None
+    reused_turn_count: int = 0
+
+    @property
+    def turn_count(self) -> int:
+        return len(self.turns) if self.timeline_of is None else self.reused_turn_count
 
 
-def _judge(run: VerificationRun, text: str, match_id: int) -> _Judged:
+@dataclass(frozen=True)
+class _Analysed:
+    """What an earlier run of a log by this engine release stored: its status, the length of
+    its timeline (``TimelineChunk`` rows) and its board."""
+
+    run_id: int
+    status: str
+    turn_count: int
+    board: dict[str, Any] | None
+
+
+def _analyses_to_reuse(runs: list[VerificationRun]) -> dict[int, _Analysed]:
+    """For each run's log, the newest other run this engine release finished with its analyses
+    stored (one query). The timeline and the board are the log's replay by the release's rules,
+    as its verdict is (either build gives the same, byte for byte: tests/rules_engine/
+    builds_agree.py): judging the log again by the same release needs only the verdict, the
+    replay without the timeline (about 40% of the engine's work, then the timeline's encoding
+    and storing). An engine error is never reused (nothing was analysed); a newer release
+    recomputes everything (``logs_reverify_stale``)."""
+    if not runs:
+        return {}
+    release = engine.ENGINE_RELEASE
+    rows = (VerificationRun.objects
+            .filter(log_id__in={run.log_id for run in runs}, finished_at__isnull=False,
+                    turn_count__isnull=False,
+                    status__in=[s for s in VerificationRun.FINISHED_STATUSES if s != RS.ERROR])
+            .filter(Q(engine_version=release) | Q(engine_version__startswith=f"{release}+"))
+            .exclude(pk__in=[run.pk for run in runs])
+            .order_by("log_id", "-finished_at", "-id")
+            .values_list("log_id", "pk", "status", "turn_count", "board_before"))
+    found: dict[int, _Analysed] = {}
+    for log_id, pk, status, turn_count, board in rows:
+        found.setdefault(log_id, _Analysed(pk, status, turn_count, board))
+    return found
+
+
+def _judge(run: VerificationRun, text: str, match_id: int,
+           analysed: _Analysed | None = None) -> _Judged:
     if run.attempts > MAX_ATTEMPTS:
         return _Judged(run, match_id, _gave_up_verdict(run.attempts - 1), None)
     started = time.perf_counter()
+    if analysed is not None:
+        verdict = _engine_verdict(text)
+        # the same release cannot judge the log otherwise; if it somehow did, nothing is
+        # reused: the full judgement below stores analyses that match the new verdict
+        if verdict is not None and VERDICT_STATUS_TO_RUN.get(
+                verdict.get("status", "")) == analysed.status:
+            return _Judged(run, match_id, json_storable_from(text, verdict),
+                           round((time.perf_counter() - started) * 1000),
+                           board=analysed.board, timeline_of=analysed.run_id,
+                           reused_turn_count=analysed.turn_count)
     judgement = _engine_judgement(text)
     duration_ms = round((time.perf_counter() - started) * 1000)
     return _Judged(run, match_id, json_storable_from(text, judgement.verdict), duration_ms,
                    json_storable_from(text, judgement.turns),
                    json_storable_from(text, judgement.board))
+
+
+def _engine_verdict(text: str) -> dict[str, Any] | None:
+    """The verdict alone (``engine.log_verdict``: no timeline, no board); None when the engine
+    fails (the full judgement then records the engine error)."""
+    try:
+        return engine.log_verdict(text)
+    except Exception:  # the engine is pure: our bug, logged by the full judgement's replay
+        return None
 
 
 def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineChunk]:
@@ -128,6 +195,22 @@ def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineC
     return [TimelineChunk(run_id=run_id, number=i // size,
                           turns=Value(turns[i:i + size], output_field=JSONField()))
             for i in range(0, len(turns), size)]
+
+
+def _timelines_copy(copies: list[tuple[int, int]]) -> None:
+    """Give each new run (first of a pair) the stored timeline of an earlier run (second), as
+    one INSERT ... SELECT: the turns go from row to row inside the database, never through
+    Python."""
+    if not copies:
+        return
+    table = TimelineChunk._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (run_id, number, turns) "
+            f"SELECT CASE run_id {' '.join(['WHEN %s THEN %s'] * len(copies))} END, "
+            f"number, turns FROM {table} WHERE run_id IN ({', '.join(['%s'] * len(copies))})",
+            [value for new, old in copies for value in (old, new)]
+            + [old for _, old in copies])
 
 
 def _previous_runs(runs: list[VerificationRun]) -> dict[int, VerificationRun]:
@@ -176,13 +259,14 @@ def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
             run.engine_version = engine.ENGINE_VERSION  # the release and the build that judged
             run.duration_ms = j.duration_ms
             run.finished_at = now
-            run.turn_count = len(j.turns)
+            run.turn_count = j.turn_count
             run.board_before = j.board
             chunks += _timeline_chunks(run.pk, j.turns)
         _runs_update([j.run for j in stored], ["status", "verdict", "engine_version",
                                                "duration_ms", "finished_at", "turn_count",
                                                "board_before"])
         TimelineChunk.objects.bulk_create(chunks)
+        _timelines_copy([(j.run.pk, j.timeline_of) for j in stored if j.timeline_of is not None])
         refused = [j.run.pk for j in stored if j.run.status == RS.ILLEGAL]
         if refused:
             logs_refused.send(sender=VerificationRun, run_ids=refused)
@@ -321,7 +405,9 @@ def match_runs_judge(runs: list[VerificationRun]) -> list[VerificationRun]:
     ``match_runs_verify``)."""
     if not runs:
         return []
-    judged = [_judge(run, run.log.text, run.log.match_id) for run in runs]
+    analysed = _analyses_to_reuse(runs)
+    judged = [_judge(run, run.log.text, run.log.match_id, analysed.get(run.log_id))
+              for run in runs]
     try:
         return _verdicts_store(judged)
     except (DataError, IntegrityError, ValueError):  # refused data: a retry cannot help

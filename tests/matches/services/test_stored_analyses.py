@@ -170,3 +170,67 @@ def test_a_chunk_of_matches_in_flight_costs_the_same_queries_for_2_or_10_logs(
                        .values_list("status", flat=True))
         assert statuses == {Match.Status.AWAITING_CONFIRMATION}
     assert counts[0] == counts[1] <= 16, counts  # 11 + 4 per log before
+
+
+def _judged_again(run: VerificationRun) -> VerificationRun:
+    again = VerificationRun.objects.create(log_id=run.log_id)
+    (judged,) = match_runs_verify(run_ids=[again.pk])
+    return judged
+
+
+def _count_full_judgements(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    judge = engine.log_judge
+
+    def counted(text: str) -> engine.Judgement:
+        calls.append(text)
+        return judge(text)
+
+    monkeypatch.setattr(engine, "log_judge", counted)
+    return calls
+
+
+@pytest.mark.parametrize("illegal", [False, True])
+def test_judged_again_by_the_same_release_the_log_keeps_its_stored_analyses(
+    illegal: bool, django_capture_on_commit_callbacks, monkeypatch,
+) -> None:
+    """A re-verification by the release that analysed the log replays it for the verdict alone:
+    the timeline and board stored then are what the same rules give again, and the new run
+    holds them (copied in the database, the page reads the new run's rows)."""
+    text = self_play_log_text()
+    text = with_extra_event(text) if illegal else text
+    first = submit_verified(versus_match(), 1, text, django_capture_on_commit_callbacks)
+    full = _count_full_judgements(monkeypatch)
+    again = _judged_again(first)
+    assert full == []  # no timeline computed
+    again.refresh_from_db()
+    assert again.status == first.status == (RS.ILLEGAL if illegal else RS.LEGAL)
+    assert again.verdict == engine.log_verdict(text)
+    assert again.turn_count == first.turn_count == len(engine.log_timeline(text)) > 0
+    assert _stored_turns(again) == _stored_turns(first) == engine.log_timeline(text)
+    assert again.board_before == first.board_before
+    assert (again.board_before is not None) is illegal
+    # the earlier run's rows are its own still
+    assert TimelineChunk.objects.filter(run=first).count() == \
+        TimelineChunk.objects.filter(run=again).count() > 0
+
+
+@pytest.mark.parametrize("earlier", ["another release", "engine error", "another status"])
+def test_analyses_are_computed_again_unless_the_same_release_gave_the_same_verdict(
+    earlier: str, django_capture_on_commit_callbacks, monkeypatch,
+) -> None:
+    text = self_play_log_text()
+    first = submit_verified(versus_match(), 1, text, django_capture_on_commit_callbacks)
+    changed = {"another release": {"engine_version": "0.0.1"},
+               "engine error": {"status": RS.ERROR},
+               # not a verdict this release gives this log: its analyses are not trusted
+               "another status": {"status": RS.ILLEGAL}}[earlier]
+    VerificationRun.objects.filter(pk=first.pk).update(**changed)
+    TimelineChunk.objects.filter(run=first).update(turns=[])  # would show if copied
+    full = _count_full_judgements(monkeypatch)
+    again = _judged_again(first)
+    assert full == [text]
+    again.refresh_from_db()
+    assert again.status == RS.LEGAL
+    assert _stored_turns(again) == engine.log_timeline(text)
+    assert again.turn_count == len(engine.log_timeline(text))
