@@ -34,11 +34,18 @@ run: $(STAMP)
 # and an `-m` in PYTEST_ARGS comes later and wins. The tests run the interpreted engine even
 # where `make compile` has built the compiled one (some patch engine classes; test-compiled
 # runs the engine's tests on the compiled build).
+#
+# The suite runs in TEST_PROCESSES processes (pytest-xdist; 1 runs it in this process). A test
+# file stays in one process (--dist loadfile: a module's shared fixture is built once); each
+# process has its own test database, Redis database and Celery queue (yomi_site/test_settings.py).
+TEST_PROCESSES ?= 2
+XDIST = $(if $(filter-out 0 1,$(TEST_PROCESSES)),-n $(TEST_PROCESSES) --dist loadfile,-p no:xdist)
+
 test: $(STAMP)
-	YOMI_ENGINE=interpreted $(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	YOMI_ENGINE=interpreted $(PY) -m pytest $(XDIST) -m "not slow" $(PYTEST_ARGS)
 
 test-all: $(STAMP)
-	YOMI_ENGINE=interpreted $(PY) -m pytest $(PYTEST_ARGS)
+	YOMI_ENGINE=interpreted $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
