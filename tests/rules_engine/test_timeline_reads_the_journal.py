@@ -33,9 +33,10 @@ def test_the_timelines_knockdowns_snapbacks_and_voids_are_the_journals(mode: Mod
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
-def test_1000_seeded_games_per_mode_agree_with_the_journal(mode: Mode) -> None:
-    agree, found = check(mode, range(1000))
-    assert found == [] and agree >= 995  # a few Triple Threat seeds hit an engine error
+def test_400_seeded_games_per_mode_agree_with_the_journal(mode: Mode) -> None:
+    # 400 keeps CI inside its time; the command in the module docstring checks 1,000 per mode
+    agree, found = check(mode, range(400))
+    assert found == [] and agree == 400  # every game plays (no engine error) and agrees
 
 
 def test_a_snapback_replaces_the_knockdown_and_the_combo_says_so() -> None:
