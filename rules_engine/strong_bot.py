@@ -418,7 +418,9 @@ class StrongBot:
         if res.winner is None:
             if res.both_hit and ka == kb == cb.ATTACK:
                 assert a.move is not None and b.move is not None
-                to_opp, to_me = a.move.damage, b.move.damage
+                # float(): the payoff's damages are floats (mypyc keeps int and float
+                # variables apart); the same values, small ints being exact in a float
+                to_opp, to_me = float(a.move.damage), float(b.move.damage)
         else:
             won = res.winner == 0
             wk, lk = (ka, kb) if won else (kb, ka)
@@ -436,13 +438,13 @@ class StrongBot:
             kd = False
             if wk in (cb.ATTACK, cb.THROW):
                 assert wo.move is not None
-                dealt = wo.move.damage + plan.damage
+                dealt = float(wo.move.damage + plan.damage)
                 gain -= plan.cards * w.card
                 kd = plan.knockdown if plan.cards else wo.move.knockdown
                 if wk == cb.ATTACK and wo.move.is_normal_attack:
                     gain += w.card  # C7
             elif wk == cb.DODGE:
-                dealt = plan.damage
+                dealt = float(plan.damage)
                 gain -= plan.cards * w.card
                 kd = plan.knockdown
             elif wk == cb.BLOCK:
