@@ -98,7 +98,8 @@ test-compiled: compile
 		-m "not slow and not interpreted_only" tests/rules_engine
 
 # CI: the two builds give byte-identical verdicts, timelines and boards (golden logs, a sample
-# of the frozen self-play corpus); CHECK_EVERY=1 compares all 2,000 games.
+# of the frozen self-play corpus, strong-bot and look-ahead-bot games: the compiled bots must
+# choose the same actions); CHECK_EVERY=1 compares all 2,000 corpus games.
 CHECK_EVERY ?= 10
 check-compiled: compile
 	$(PY) -m tests.rules_engine.builds_agree --every $(CHECK_EVERY)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import islice
 
 from rules_engine.actions import Action, Combo, Commit, Pump
 from rules_engine.bots import GreedyBot
@@ -76,7 +75,14 @@ class LookaheadBot(StrongBot):
             return base  # the combo plan
         if game.controller(player) is not player:
             return base  # card text gave another seat this choice
-        pool = [base, *islice((a for a in legal if a != base), self.candidates - 1)]
+        # a loop, not islice over a generator (which mypyc turns into a list of the whole
+        # legal list): Quince's Two Truths lists up to 8,441 choices, made on demand
+        pool = [base]
+        for a in legal:
+            if len(pool) >= self.candidates:
+                break
+            if a != base:
+                pool.append(a)
         return self._rolled_out(game, player, pool)
 
     # ------------------------------------------------------------------ rollouts

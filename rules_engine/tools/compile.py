@@ -43,8 +43,6 @@ INTERPRETED: dict[str, str] = {
                  "one method under many class attributes, which mypyc makes instance "
                  "attributes (building one raised SystemError)",
     "journal.py": "Journal subclasses list (mypyc: inheriting from most builtins)",
-    "strong_bot.py": "ints stored in float variables (mypyc keeps the two apart)",
-    "lookahead_bot.py": "it subclasses StrongBot, which is left interpreted",
     "build.py": "it chooses the build: always loaded from the source, before the copy",
     "bench.py": "subclasses RuntimeError; and it is the bench, not the engine",
     "bench_bots.py": "a tool, not the engine",

@@ -13,7 +13,11 @@ verdict, the timeline, the board before the first error). The logs:
   pairs, seeds and bots), played by the build under test (so self-play's logs and end
   positions are compared too: they are in the line);
 - and each of those games with one event taken out of the middle, so that illegal logs, their
-  diagnosis and their board are compared as well.
+  diagnosis and their board are compared as well;
+- ``--strong M`` strong-vs-strong games (the bench's pairs and seeds,
+  :func:`rules_engine.bench_bots.self_play_rate`) and ``--lookahead L`` games of the look-ahead
+  bot against the strong bot, played by the build under test: the bots (compiled like the rest)
+  must choose the same actions, so their logs must be the same bytes.
 
 Nothing here is tied to today's engine: whatever the source says, both builds are made from it
 and must agree. The first difference found is printed with the log it came from.
@@ -36,8 +40,10 @@ GOLDEN = Path(__file__).resolve().parent / "data"
 GAMES = 2000  # the frozen corpus (freeze.GAMES)
 
 
-def logs(every: int) -> Iterator[tuple[str, str]]:
+def logs(every: int, strong: int = 0, lookahead: int = 0) -> Iterator[tuple[str, str]]:
     """(name, log text) of every log compared, in a fixed order."""
+    from rules_engine.bench_bots import character_pairs
+    from rules_engine.bots import make_bot
     from rules_engine.selfplay import play_game
     from tests.rules_engine.frozen.freeze import pairs
 
@@ -54,9 +60,18 @@ def logs(every: int) -> Iterator[tuple[str, str]]:
         if len(events) > 2:
             del events[len(events) // 2]
             yield f"game {n} without event {len(events) // 2 + 1}", json.dumps(document)
+    bench_pairs = character_pairs("all")
+    for k in range(strong + lookahead):
+        p1, p2 = bench_pairs[(k * 37) % len(bench_pairs)]
+        seed = 29_000 + k
+        first = "strong" if k < strong else "lookahead"
+        game, log = play_game(p1, p2, seed, bots=(make_bot(first, seed * 2 + 1),
+                                                  make_bot("strong", seed * 2 + 2)))
+        yield f"{first} v strong, seed {seed} ({p1} v {p2}) position {game.fingerprint()}", \
+            log.dumps()
 
 
-def emit(out: Path, every: int, build: str) -> int:
+def emit(out: Path, every: int, build: str, strong: int = 0, lookahead: int = 0) -> int:
     """A child: write one line per log, judged by this process's build."""
     import rules_engine
     from matches.engine import log_judge
@@ -65,7 +80,7 @@ def emit(out: Path, every: int, build: str) -> int:
         print(f"asked for the {build} build, running {rules_engine.BUILD.kind}", file=sys.stderr)
         return 2
     with out.open("w", encoding="utf-8") as f:
-        for name, text in logs(every):
+        for name, text in logs(every, strong, lookahead):
             judged = log_judge(text)
             f.write(json.dumps({"log": name, "text": text, "verdict": judged.verdict,
                                 "timeline": judged.turns, "board": judged.board},
@@ -91,11 +106,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--every", type=int, default=10,
                         help="compare every N-th game of the 2,000 of the frozen corpus")
+    parser.add_argument("--strong", type=int, default=20,
+                        help="strong-vs-strong games compared (0: none)")
+    parser.add_argument("--lookahead", type=int, default=2,
+                        help="games of the look-ahead bot against the strong bot compared")
     parser.add_argument("--emit", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--build", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.emit:
-        return emit(args.emit, args.every, args.build)
+        return emit(args.emit, args.every, args.build, args.strong, args.lookahead)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="builds-agree-") as tmp:
         outputs = {}
@@ -103,7 +122,8 @@ def main(argv: list[str]) -> int:
             out = Path(tmp) / f"{build}.jsonl"
             child = subprocess.run(
                 [sys.executable, "-m", "tests.rules_engine.builds_agree", "--every",
-                 str(args.every), "--emit", str(out), "--build", build],
+                 str(args.every), "--strong", str(args.strong), "--lookahead",
+                 str(args.lookahead), "--emit", str(out), "--build", build],
                 cwd=REPO, env={**os.environ, "YOMI_ENGINE": choice})
             if child.returncode != 0:
                 print(f"builds_agree: the {build} build's run failed ({child.returncode})",
@@ -117,7 +137,8 @@ def main(argv: list[str]) -> int:
         print(f"builds_agree: the compiled build differs: {difference}", file=sys.stderr)
         return 1
     print(f"builds_agree: {count} logs (the golden logs, every {args.every}th game of the "
-          f"frozen corpus and each with an event taken out): verdicts, timelines and boards "
+          f"frozen corpus and each with an event taken out, {args.strong} strong-vs-strong "
+          f"games, {args.lookahead} look-ahead-vs-strong): verdicts, timelines and boards "
           f"byte-identical in both builds ({size:,} bytes each) in "
           f"{time.monotonic() - started:.0f} s")
     return 0

@@ -170,6 +170,7 @@ def test_the_benchmark_scores_each_character_in_its_pairs_games_whichever_side_p
     assert score.in_pairs == (("grave", 0.5, 2), ("troq", 0.5, 4))
 
 
+@pytest.mark.interpreted_only
 def test_a_candidate_overturns_the_strong_bots_pick_only_when_the_rollouts_are_sure(
         monkeypatch) -> None:
     """Given rollouts where a candidate beats the strong bot's pick on average, when its
