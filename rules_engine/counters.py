@@ -67,10 +67,26 @@ def counter_of(character: Character) -> str | None:
     return next((a.name for a in character.abilities if a.timing.lower() == "reaction"), None)
 
 
+# (opt.innateCounters, owner's id, ability, countering character's id) -> the refusal's rule
+# and reason (None: it may counter). The game asks at every activation of every ability (3% of
+# a replay when worked out each time); a character's abilities are its id's card data.
+_REFUSALS: dict[tuple[object, str, str, str], tuple[str, str] | None] = {}
+
+
 def refusal(ruleset: Ruleset, owner: Character, ability: str,
             countering: Character) -> RuleViolation | None:
     """Why ``countering``'s counter may not counter ``owner``'s ``ability`` under ``ruleset``
     (the rule and a reason in player terms), or None when it may."""
+    key = (ruleset.innateCounters, owner.id, ability, countering.id)
+    found = _REFUSALS.get(key, key)
+    if found is key:
+        refused = _refusal(ruleset, owner, ability, countering)
+        found = _REFUSALS[key] = None if refused is None else (refused.rule_id, refused.reason)
+    return None if found is None else RuleViolation(*found)
+
+
+def _refusal(ruleset: Ruleset, owner: Character, ability: str,
+             countering: Character) -> RuleViolation | None:
     counter = counter_of(countering) or "a counter"
     kind = source(owner, ability)
     if kind is Source.ACE:

@@ -309,6 +309,9 @@ class Journal(list[Event]):
                 yield e
 
 
+_COUNTED = frozenset({DamageDealt, Knockdown, JokerUsed, Bluffed})  # by Totals, besides Drew
+
+
 @dataclass(frozen=True, slots=True)
 class Totals:
     """One seat's counts over a stretch of the journal (facts, and the timeline per turn)."""
@@ -339,6 +342,8 @@ class Totals:
             kind = type(e)
             if kind is Drew:
                 drawn[e.seat] += 1  # type: ignore[attr-defined]
+            elif kind not in _COUNTED:
+                continue  # (a third of the journal: combats, combat areas, turn ends)
             elif kind is DamageDealt:
                 assert isinstance(e, DamageDealt)
                 if e.target is not e.source and e.source in damage:

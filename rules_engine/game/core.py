@@ -148,7 +148,7 @@ class GameCore:
     __slots__ = (
         "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
         "_held", "_hooked", "_known_bottom", "_known_top", "_listeners", "_opponent_of",
-        "_orders", "_overriders", "_reactors", "acting", "actives", "bouts", "combat",
+        "_acting", "_orders", "_overriders", "_reactors", "actives", "bouts", "combat",
         "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
         "first_initiative", "fresh_bout", "frozen", "history", "initiative", "journal", "mode",
         "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated",
@@ -234,8 +234,11 @@ class GameCore:
         self.events_applied = 0
         self.history: list[tuple[PlayerId, Action]] = []
         # the character that made each choice of ``history`` (None for a team mode's pick:
-        # nobody of the side is in play); a version-2 log names it (Game.to_log)
-        self.acting: list[str | None] = []
+        # nobody of the side is in play); a version-2 log names it (Game.to_log). Versus keeps
+        # none: its characters never change, so :attr:`acting` reads them off the seats (an
+        # append per event is 3% of a replay)
+        self._acting: list[str | None] | None = (None if self.mode.mode is Mode.VERSUS
+                                                 else [])
         self.timeout_triggered = False
         self.combat = Combat()
         # AS-9 / AS-16 (rules_engine.assists): active seat -> its benched partner, who takes the
@@ -326,9 +329,20 @@ class GameCore:
             self.check(player, action)
         self.events_applied += 1
         self.history.append((player, action))
-        self.acting.append(None if self.step in _PICK_STEPS
-                           else self.players[player].character.id)
+        acting = self._acting
+        if acting is not None:
+            acting.append(None if self.step in _PICK_STEPS
+                          else self.players[player].character.id)
         self._advance((player, action))
+
+    @property
+    def acting(self) -> list[str | None]:
+        """The character that made each choice of ``history``, in order (None for a team
+        mode's pick)."""
+        if self._acting is None:  # Versus: each seat's one character
+            players = self.players
+            return [players[p].character.id for p, _ in self.history]
+        return self._acting
 
     def state(self, player: PlayerId) -> PlayerState:
         return self.players[player]
@@ -336,7 +350,7 @@ class GameCore:
     @property
     def life(self) -> tuple[int, ...]:
         """Every seat's life, in seat order (P1, P2 in Versus)."""
-        return tuple(ps.life for ps in self.players)
+        return tuple([ps.life for ps in self.players])  # (a list: no generator to run)
 
     @property
     def combo(self) -> list[ComboEntry]:
@@ -684,21 +698,31 @@ class GameCore:
         if not self._listeners:  # nobody reacts: nothing to deliver
             self._delivered = len(events)
             return
-        while self._delivered < len(events):
-            event = events[self._delivered]
-            self._delivered += 1
-            # only to the seats whose rules react to this type of event (most events, draws
-            # and damage, concern nobody): no generator made and run per seat and event
-            kind = type(event)
-            seats = self._reactors.get(kind)
-            if seats is None:
-                seats = self._reactors[kind] = frozenset(
-                    p for p, types in self._listeners if types is None or kind in types)
-            if not seats:
-                continue
-            for ps in self._orders[self.initiative]:
-                if ps.player in seats:
-                    yield from self.rules[ps.player].on_event(self, ps, event)
+        reactors = self._reactors
+        while (start := self._delivered) < len(events):
+            # the undelivered events, by a for loop over a copy (the events card text records
+            # meanwhile are delivered by the next round); ``_delivered`` is written only before
+            # a delivery: most events concern nobody
+            for event in events[start:]:
+                start += 1
+                # only to the seats whose rules react to this type of event (most events,
+                # draws and damage, concern nobody): no generator made and run per seat and
+                # event
+                kind = type(event)
+                seats = reactors.get(kind)
+                if seats is None:
+                    seats = reactors[kind] = frozenset(
+                        p for p, types in self._listeners if types is None or kind in types)
+                if not seats:
+                    continue
+                self._delivered = start
+                for ps in self._orders[self.initiative]:
+                    if ps.player in seats:
+                        yield from self.rules[ps.player].on_event(self, ps, event)
+                if self._delivered != start:
+                    break  # a delivery inside that one went further: go on from there
+            else:
+                self._delivered = start
 
 
     def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
@@ -883,7 +907,7 @@ class GameCore:
             tuple([Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
                            ps.knocked_down) for ps in self.players]),
             (a.player, b.player), combat.cell, winner,
-            None if winner is None else self.table.opponent(winner), combo,
+            None if winner is None else self._opponent_of[winner].player, combo,
             segments[0].points if len(segments) == 1 else sum([s.points for s in segments]),
             run.hit_back, comboer, () if assists is None else assists.describe())
 
