@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import replace
-from itertools import combinations, repeat
+from itertools import combinations, compress, repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
@@ -146,14 +146,13 @@ class GameCore:
     # a replay's instructions). Subclasses (the steps, ``Game``) add no slots and keep a
     # ``__dict__`` for attributes of their own (the timeline's observing game, tests).
     __slots__ = (
-        "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
-        "_held", "_hooked", "_known_bottom", "_known_top", "_listeners", "_opponent_of",
-        "_acting", "_orders", "_overriders", "_reactors", "actives", "bouts", "combat",
+        "_acting", "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
+        "_held", "_hooked", "_known_bottom", "_known_top", "_listened", "_listeners",
+        "_opponent_of", "_orders", "_overriders", "_reactors", "actives", "bouts", "combat",
         "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
         "first_initiative", "fresh_bout", "frozen", "history", "initiative", "journal", "mode",
-        "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated",
-        "seed", "shares_damage", "skip_to_combat", "step", "table", "teams",
-        "timeout_triggered", "turn",
+        "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated", "seed",
+        "shares_damage", "skip_to_combat", "step", "table", "teams", "timeout_triggered", "turn",
     )
 
     def __init__(
@@ -411,6 +410,11 @@ class GameCore:
         # per journal event type, the listening seats whose rules react to it
         # (CharacterRules.event_types), filled as types are met
         self._reactors: dict[type[Event], frozenset[PlayerId]] = {}
+        # every event type some listening seat reacts to (None: some seat reads every type)
+        self._listened: frozenset[type[Event]] | None = frozenset().union(
+            *(types for _, types in self._listeners if types is not None))
+        if any(types is None for _, types in self._listeners):
+            self._listened = None
         self._overriders = [ps.player for ps in self.seated
                             if self.rules[ps.player].overrides_combat]
         self._contesters = [ps.player for ps in self.seated
@@ -699,15 +703,19 @@ class GameCore:
             self._delivered = len(events)
             return
         reactors = self._reactors
+        listened = self._listened
         while (start := self._delivered) < len(events):
-            # the undelivered events, by a for loop over a copy (the events card text records
-            # meanwhile are delivered by the next round); ``_delivered`` is written only before
-            # a delivery: most events concern nobody
-            for event in events[start:]:
-                start += 1
-                # only to the seats whose rules react to this type of event (most events,
-                # draws and damage, concern nobody): no generator made and run per seat and
-                # event
+            # the undelivered events (a copy: the events card text records meanwhile are
+            # delivered by the next round), each with the position after it; only those of a
+            # type some seat reacts to, picked without a Python step per event (most events
+            # concern nobody); ``_delivered`` is written only before a delivery
+            pending = events[start:]
+            end = start + len(pending)
+            numbered = enumerate(pending, start + 1)
+            for start, event in (numbered if listened is None else compress(
+                    numbered, map(listened.__contains__, map(type, pending)))):
+                # only to the seats whose rules react to this type of event: no generator
+                # made and run per seat and event
                 kind = type(event)
                 seats = reactors.get(kind)
                 if seats is None:
@@ -722,7 +730,7 @@ class GameCore:
                 if self._delivered != start:
                     break  # a delivery inside that one went further: go on from there
             else:
-                self._delivered = start
+                self._delivered = end
 
 
     def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
@@ -892,14 +900,21 @@ class GameCore:
         run = combat.run
         segments = run.segments
         winner = combat.winner
-        comboer = segments[0].seat if segments else winner
-        if len(segments) > 1 or (segments and segments[0].seat is not comboer):
-            # a combat tag or an assist: each move with the seat that played it
-            combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10, s.seat)
-                           for s in segments for e in s.entries])
+        if not segments:  # no combo (most combats): nothing to copy, no points
+            comboer = winner
+            combo: tuple[PlayedMove, ...] = ()
+            points = 0
         else:
-            combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10)
-                           for e in run.entries])
+            comboer = segments[0].seat
+            if len(segments) > 1:
+                # a combat tag or an assist: each move with the seat that played it
+                combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10,
+                                          s.seat) for s in segments for e in s.entries])
+                points = sum([s.points for s in segments])
+            else:
+                combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10)
+                               for e in run.entries])
+                points = segments[0].points
         a, b = self.actives
         assists = self.mode.assists
         return CombatArea(
@@ -907,8 +922,7 @@ class GameCore:
             tuple([Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
                            ps.knocked_down) for ps in self.players]),
             (a.player, b.player), combat.cell, winner,
-            None if winner is None else self._opponent_of[winner].player, combo,
-            segments[0].points if len(segments) == 1 else sum([s.points for s in segments]),
+            None if winner is None else self._opponent_of[winner].player, combo, points,
             run.hit_back, comboer, () if assists is None else assists.describe())
 
     def show_combat_area(self) -> None:
