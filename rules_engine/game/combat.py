@@ -165,7 +165,7 @@ class CombatSteps(ComboSteps):
         if self._overriders or self._contesters:
             speeds = self._speed(a), self._speed(b)  # card text may have voided a card
         self.journal.record(CombatResolved(
-            self.turn, "C6", (a.player, b.player), (a.kind, b.kind), speeds, result.cell,
+            self.turn, "C6", self.active_seats, (a.kind, b.kind), speeds, result.cell,
             self.combat.winner, result.both_hit))
         loser = None if winner is None else self.opponent(winner)
         self._mark_hits(winner, result)

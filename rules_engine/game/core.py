@@ -113,6 +113,7 @@ _COMBAT, _COMBO, _DECK, _DISCARD, _BANISHED = (Zone.COMBAT, Zone.COMBO, Zone.DEC
 
 # the team modes' steps whose choice is a pick: nobody of the side is in play (TT-2, TT-4)
 _PICK_STEPS = ("TT-2", "TT-4")
+_COMBO_ENDED = frozenset({ComboEnded})
 
 
 def _text_names(ps: PlayerState) -> list[str]:
@@ -148,8 +149,8 @@ class GameCore:
     __slots__ = (
         "_acting", "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
         "_held", "_hooked", "_known_bottom", "_known_top", "_listened", "_listeners",
-        "_opponent_of", "_orders", "_overriders", "_reactors", "actives", "bouts", "combat",
-        "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
+        "_opponent_of", "_orders", "_overriders", "_reactors", "active_seats", "actives", "bouts",
+        "combat", "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
         "first_initiative", "fresh_bout", "frozen", "history", "initiative", "journal", "mode",
         "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated", "seed",
         "shares_damage", "skip_to_combat", "step", "table", "teams", "timeout_triggered", "turn",
@@ -373,7 +374,9 @@ class GameCore:
     @property
     def combos(self) -> list[ComboRecord]:
         """Every finished combo of the game (from the journal)."""
-        return [e.record for e in self.journal if type(e) is ComboEnded]
+        journal = self.journal  # (picked without a Python step per other event)
+        return [e.record for e in compress(journal, map(  # type: ignore[attr-defined]
+            _COMBO_ENDED.__contains__, map(type, journal)))]
 
     # ------------------------------------------------------------------ the table
 
@@ -390,6 +393,8 @@ class GameCore:
                         for s in table.seats}
         self.actives: tuple[PlayerState, PlayerState] = (
             self.players[table.actives[0]], self.players[table.actives[1]])
+        # their seats, one tuple shared by every combat's records (CombatResolved, CombatArea)
+        self.active_seats: tuple[PlayerId, PlayerId] = table.actives
         self._opponent_of = {s: self.players[table.opponent(s)] for s in table.seats}
 
     def _index_rules(self) -> None:
@@ -915,13 +920,18 @@ class GameCore:
                 combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10)
                                for e in run.entries])
                 points = segments[0].points
-        a, b = self.actives
         assists = self.mode.assists
+        players = self.players
+        if len(players) == 2:  # Versus (most games): the two seats without a comprehension
+            p, q = players
+            fighters: tuple[Fighter, ...] = (
+                Fighter(p.revealed_card, p.combat_card, p.combat_move, p.kind, p.knocked_down),
+                Fighter(q.revealed_card, q.combat_card, q.combat_move, q.kind, q.knocked_down))
+        else:
+            fighters = tuple([Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
+                                      ps.knocked_down) for ps in players])
         return CombatArea(
-            self.turn, self.step,
-            tuple([Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
-                           ps.knocked_down) for ps in self.players]),
-            (a.player, b.player), combat.cell, winner,
+            self.turn, self.step, fighters, self.active_seats, combat.cell, winner,
             None if winner is None else self._opponent_of[winner].player, combo, points,
             run.hit_back, comboer, () if assists is None else assists.describe())
 
