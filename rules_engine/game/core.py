@@ -148,7 +148,7 @@ class GameCore:
     # ``__dict__`` for attributes of their own (the timeline's observing game, tests).
     __slots__ = (
         "_acting", "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
-        "_held", "_hooked", "_known_bottom", "_known_top", "_listened", "_listeners",
+        "_held", "_hooked", "_known_bottom", "_known_top", "_listeners",
         "_opponent_of", "_orders", "_overriders", "_reactors", "active_seats", "actives", "bouts",
         "combat", "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
         "first_initiative", "fresh_bout", "frozen", "history", "initiative", "journal", "mode",
@@ -329,10 +329,9 @@ class GameCore:
             self.check(player, action)
         self.events_applied += 1
         self.history.append((player, action))
-        acting = self._acting
-        if acting is not None:
-            acting.append(None if self.step in _PICK_STEPS
-                          else self.players[player].character.id)
+        if self._acting is not None:
+            self._acting.append(None if self.step in _PICK_STEPS
+                                else self.players[player].character.id)
         self._advance((player, action))
 
     @property
@@ -415,11 +414,6 @@ class GameCore:
         # per journal event type, the listening seats whose rules react to it
         # (CharacterRules.event_types), filled as types are met
         self._reactors: dict[type[Event], frozenset[PlayerId]] = {}
-        # every event type some listening seat reacts to (None: some seat reads every type)
-        self._listened: frozenset[type[Event]] | None = frozenset().union(
-            *(types for _, types in self._listeners if types is not None))
-        if any(types is None for _, types in self._listeners):
-            self._listened = None
         self._overriders = [ps.player for ps in self.seated
                             if self.rules[ps.player].overrides_combat]
         self._contesters = [ps.player for ps in self.seated
@@ -708,19 +702,16 @@ class GameCore:
             self._delivered = len(events)
             return
         reactors = self._reactors
-        listened = self._listened
         while (start := self._delivered) < len(events):
-            # the undelivered events (a copy: the events card text records meanwhile are
-            # delivered by the next round), each with the position after it; only those of a
-            # type some seat reacts to, picked without a Python step per event (most events
-            # concern nobody); ``_delivered`` is written only before a delivery
-            pending = events[start:]
-            end = start + len(pending)
-            numbered = enumerate(pending, start + 1)
-            for start, event in (numbered if listened is None else compress(
-                    numbered, map(listened.__contains__, map(type, pending)))):
-                # only to the seats whose rules react to this type of event: no generator
-                # made and run per seat and event
+            # the undelivered events, by a for loop over a copy (the events card text records
+            # meanwhile are delivered by the next round); ``_delivered`` is written only before
+            # a delivery: most events concern nobody. (Not picked by itertools: most calls
+            # find one or two events, fewer than the iterators cost to make.)
+            for event in events[start:]:
+                start += 1
+                # only to the seats whose rules react to this type of event (most events,
+                # draws and damage, concern nobody): no generator made and run per seat and
+                # event
                 kind = type(event)
                 seats = reactors.get(kind)
                 if seats is None:
@@ -735,7 +726,7 @@ class GameCore:
                 if self._delivered != start:
                     break  # a delivery inside that one went further: go on from there
             else:
-                self._delivered = end
+                self._delivered = start
 
 
     def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
