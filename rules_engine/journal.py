@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from rules_engine.cards import Card, Move
 from rules_engine.state import ComboRecord
@@ -185,11 +185,12 @@ class TurnEnded(Event):
     initiative: PlayerId
 
 
-@dataclass(slots=True)
-class Fighter:
+class Fighter(NamedTuple):
     """One seat's combat area, for showing it: the card revealed at C2, the combat card that
     locked in (None once void, or for no-card), its move as played and its kind (attack,
-    throw, block, dodge, joker, none), and whether the seat fought knocked down (KD-3)."""
+    throw, block, dodge, joker, none), and whether the seat fought knocked down (KD-3).
+    (A named tuple, not a dataclass: the game makes one per seat at every combat, by
+    ``tuple.__new__`` without a Python call.)"""
 
     revealed_card: Card | None
     combat_card: Card | None
@@ -198,11 +199,11 @@ class Fighter:
     knocked_down: bool
 
 
-@dataclass(slots=True)
-class PlayedMove:
+class PlayedMove(NamedTuple):
     """One move of the combo in the combat area: its card, the move as played, its pumps
     (PM-1), whether it was played at C10 (False: the combat card or hit-back that began the
-    combo) and who played it (None: the comboer; a combat tag or an assist: that seat)."""
+    combo) and who played it (None: the comboer; a combat tag or an assist: that seat). (A
+    named tuple, made like :class:`Fighter`.)"""
 
     card: Card
     move: Move

@@ -114,6 +114,8 @@ _COMBAT, _COMBO, _DECK, _DISCARD, _BANISHED = (Zone.COMBAT, Zone.COMBO, Zone.DEC
 # the team modes' steps whose choice is a pick: nobody of the side is in play (TT-2, TT-4)
 _PICK_STEPS = ("TT-2", "TT-4")
 _COMBO_ENDED = frozenset({ComboEnded})
+# a named tuple (Fighter, PlayedMove) made from its fields in order without its Python __new__
+_new = tuple.__new__
 
 
 def _text_names(ps: PlayerState) -> list[str]:
@@ -904,11 +906,13 @@ class GameCore:
             comboer = segments[0].seat
             if len(segments) > 1:
                 # a combat tag or an assist: each move with the seat that played it
-                combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10,
-                                          s.seat) for s in segments for e in s.entries])
+                combo = tuple([_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
+                                                 e.played_in_c10, s.seat))
+                               for s in segments for e in s.entries])
                 points = sum([s.points for s in segments])
             else:
-                combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10)
+                combo = tuple([_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
+                                                 e.played_in_c10, None))
                                for e in run.entries])
                 points = segments[0].points
         assists = self.mode.assists
@@ -916,11 +920,13 @@ class GameCore:
         if len(players) == 2:  # Versus (most games): the two seats without a comprehension
             p, q = players
             fighters: tuple[Fighter, ...] = (
-                Fighter(p.revealed_card, p.combat_card, p.combat_move, p.kind, p.knocked_down),
-                Fighter(q.revealed_card, q.combat_card, q.combat_move, q.kind, q.knocked_down))
+                _new(Fighter, (p.revealed_card, p.combat_card, p.combat_move, p.kind,
+                               p.knocked_down)),
+                _new(Fighter, (q.revealed_card, q.combat_card, q.combat_move, q.kind,
+                               q.knocked_down)))
         else:
-            fighters = tuple([Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
-                                      ps.knocked_down) for ps in players])
+            fighters = tuple([_new(Fighter, (ps.revealed_card, ps.combat_card, ps.combat_move,
+                                             ps.kind, ps.knocked_down)) for ps in players])
         return CombatArea(
             self.turn, self.step, fighters, self.active_seats, combat.cell, winner,
             None if winner is None else self._opponent_of[winner].player, combo, points,
