@@ -64,13 +64,39 @@ def source(character: Character, ability: str) -> Source:
 
 def counter_of(character: Character) -> str | None:
     """The name of ``character``'s counter (its Reaction ability), or None."""
-    return next((a.name for a in character.abilities if a.timing.lower() == "reaction"), None)
+    cid = character.id
+    if cid not in _COUNTERS:  # (asked at every probe of a window while judging a log)
+        _COUNTERS[cid] = next((a.name for a in character.abilities
+                               if a.timing.lower() == "reaction"), None)
+    return _COUNTERS[cid]
+
+
+_COUNTERS: dict[str, str | None] = {}  # character id -> its counter's name (its card data's)
+
+
+# (whether opt.innateCounters is the 2014 text, the only thing of the ruleset read; owner's id,
+# ability, countering character's id) -> the refusal's rule and reason (None: it may counter).
+# The game asks at every activation of every ability (3% of a replay when worked out each
+# time); a character's abilities are its id's card data. (No enum in the key: an Enum's hash is
+# a Python call.)
+_REFUSALS: dict[tuple[bool, str, str, str], tuple[str, str] | None] = {}
 
 
 def refusal(ruleset: Ruleset, owner: Character, ability: str,
             countering: Character) -> RuleViolation | None:
     """Why ``countering``'s counter may not counter ``owner``'s ``ability`` under ``ruleset``
     (the rule and a reason in player terms), or None when it may."""
+    key = (ruleset.innateCounters is InnateCounters.CARD_TEXT_2014, owner.id, ability,
+           countering.id)
+    found = _REFUSALS.get(key, key)
+    if found is key:
+        refused = _refusal(ruleset, owner, ability, countering)
+        found = _REFUSALS[key] = None if refused is None else (refused.rule_id, refused.reason)
+    return None if found is None else RuleViolation(*found)
+
+
+def _refusal(ruleset: Ruleset, owner: Character, ability: str,
+             countering: Character) -> RuleViolation | None:
     counter = counter_of(countering) or "a counter"
     kind = source(owner, ability)
     if kind is Source.ACE:

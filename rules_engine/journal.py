@@ -16,9 +16,10 @@ is four times slower to build, and a game records hundreds of them).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from itertools import compress
+from typing import NamedTuple, TypeVar
 
 from rules_engine.cards import Card, Move
 from rules_engine.state import ComboRecord
@@ -184,11 +185,12 @@ class TurnEnded(Event):
     initiative: PlayerId
 
 
-@dataclass(slots=True)
-class Fighter:
+class Fighter(NamedTuple):
     """One seat's combat area, for showing it: the card revealed at C2, the combat card that
     locked in (None once void, or for no-card), its move as played and its kind (attack,
-    throw, block, dodge, joker, none), and whether the seat fought knocked down (KD-3)."""
+    throw, block, dodge, joker, none), and whether the seat fought knocked down (KD-3).
+    (A named tuple, not a dataclass: the game makes one per seat at every combat, by
+    ``tuple.__new__`` without a Python call.)"""
 
     revealed_card: Card | None
     combat_card: Card | None
@@ -197,11 +199,11 @@ class Fighter:
     knocked_down: bool
 
 
-@dataclass(slots=True)
-class PlayedMove:
+class PlayedMove(NamedTuple):
     """One move of the combo in the combat area: its card, the move as played, its pumps
     (PM-1), whether it was played at C10 (False: the combat card or hit-back that began the
-    combo) and who played it (None: the comboer; a combat tag or an assist: that seat)."""
+    combo) and who played it (None: the comboer; a combat tag or an assist: that seat). (A
+    named tuple, made like :class:`Fighter`.)"""
 
     card: Card
     move: Move
@@ -309,6 +311,9 @@ class Journal(list[Event]):
                 yield e
 
 
+_COUNTED = frozenset({Drew, DamageDealt, Knockdown, JokerUsed, Bluffed})  # what Totals counts
+
+
 @dataclass(frozen=True, slots=True)
 class Totals:
     """One seat's counts over a stretch of the journal (facts, and the timeline per turn)."""
@@ -320,12 +325,12 @@ class Totals:
     bluffs: int
 
     @staticmethod
-    def of(events: Iterable[Event], seat: PlayerId) -> Totals:
+    def of(events: Sequence[Event], seat: PlayerId) -> Totals:
         """``seat``'s counts over ``events``."""
         return Totals.by_seat(events, (seat,))[seat]
 
     @staticmethod
-    def by_seat(events: Iterable[Event],
+    def by_seat(events: Sequence[Event],
                 seats: tuple[PlayerId, ...] = SEATS) -> dict[PlayerId, Totals]:
         """The counts over ``events`` of each of ``seats`` (every seat unless told), in one
         pass."""
@@ -335,7 +340,9 @@ class Totals:
         # the counts by kind only for the seats asked about (the timeline asks every turn)
         damage = {s: dict.fromkeys(DAMAGE_KINDS, 0) for s in seats}
         jokers = {s: dict.fromkeys(JOKER_KEYS, 0) for s in seats}
-        for e in events:
+        # only the events counted, picked without a Python step per event (itertools: half
+        # the journal is combats, combat areas, hits and turn ends)
+        for e in compress(events, map(_COUNTED.__contains__, map(type, events))):
             kind = type(e)
             if kind is Drew:
                 drawn[e.seat] += 1  # type: ignore[attr-defined]

@@ -150,7 +150,7 @@ class CombatSteps(ComboSteps):
         # it (armour, "beats all attacks", unblockable: CharacterRules.combat_override).
         self.step = "C6"
         a, b = self.actives
-        speeds = self._speed(a), self._speed(b)
+        speeds = self.speed(a), self.speed(b)
         result = cb.resolve(a.kind, speeds[0], b.kind, speeds[1], self.ruleset)
         for ps in self.order():
             if ps.player in self._overriders and (ps is a or ps is b):
@@ -163,9 +163,9 @@ class CombatSteps(ComboSteps):
         winner = None if result.winner is None else (a, b)[result.winner]
         self.combat.winner = None if winner is None else winner.player
         if self._overriders or self._contesters:
-            speeds = self._speed(a), self._speed(b)  # card text may have voided a card
+            speeds = self.speed(a), self.speed(b)  # card text may have voided a card
         self.journal.record(CombatResolved(
-            self.turn, "C6", (a.player, b.player), (a.kind, b.kind), speeds, result.cell,
+            self.turn, "C6", self.active_seats, (a.kind, b.kind), speeds, result.cell,
             self.combat.winner, result.both_hit))
         loser = None if winner is None else self.opponent(winner)
         self._mark_hits(winner, result)

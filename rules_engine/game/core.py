@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import replace
-from itertools import combinations, repeat
+from itertools import combinations, compress, repeat
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +113,9 @@ _COMBAT, _COMBO, _DECK, _DISCARD, _BANISHED = (Zone.COMBAT, Zone.COMBO, Zone.DEC
 
 # the team modes' steps whose choice is a pick: nobody of the side is in play (TT-2, TT-4)
 _PICK_STEPS = ("TT-2", "TT-4")
+_COMBO_ENDED = frozenset({ComboEnded})
+# a named tuple (Fighter, PlayedMove) made from its fields in order without its Python __new__
+_new = tuple.__new__
 
 
 def _text_names(ps: PlayerState) -> list[str]:
@@ -146,14 +149,13 @@ class GameCore:
     # a replay's instructions). Subclasses (the steps, ``Game``) add no slots and keep a
     # ``__dict__`` for attributes of their own (the timeline's observing game, tests).
     __slots__ = (
-        "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
-        "_held", "_hooked", "_known_bottom", "_known_top", "_listeners", "_opponent_of",
-        "_orders", "_overriders", "_reactors", "acting", "actives", "bouts", "combat",
-        "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
+        "_acting", "_contesters", "_decision", "_delivered", "_derived", "_draw_replacers", "_gen",
+        "_held", "_hooked", "_known_bottom", "_known_top", "_listeners",
+        "_opponent_of", "_orders", "_overriders", "_reactors", "active_seats", "actives", "bouts",
+        "combat", "controllers", "declared_ruleset", "derived", "diagnosing", "events_applied",
         "first_initiative", "fresh_bout", "frozen", "history", "initiative", "journal", "mode",
-        "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated",
-        "seed", "shares_damage", "skip_to_combat", "step", "table", "teams",
-        "timeout_triggered", "turn",
+        "modifiers", "outcome", "players", "recorded", "rng", "rules", "ruleset", "seated", "seed",
+        "shares_damage", "skip_to_combat", "step", "table", "teams", "timeout_triggered", "turn",
     )
 
     def __init__(
@@ -234,8 +236,11 @@ class GameCore:
         self.events_applied = 0
         self.history: list[tuple[PlayerId, Action]] = []
         # the character that made each choice of ``history`` (None for a team mode's pick:
-        # nobody of the side is in play); a version-2 log names it (Game.to_log)
-        self.acting: list[str | None] = []
+        # nobody of the side is in play); a version-2 log names it (Game.to_log). Versus keeps
+        # none: its characters never change, so :attr:`acting` reads them off the seats (an
+        # append per event is 3% of a replay)
+        self._acting: list[str | None] | None = (None if self.mode.mode is Mode.VERSUS
+                                                 else [])
         self.timeout_triggered = False
         self.combat = Combat()
         # AS-9 / AS-16 (rules_engine.assists): active seat -> its benched partner, who takes the
@@ -326,9 +331,19 @@ class GameCore:
             self.check(player, action)
         self.events_applied += 1
         self.history.append((player, action))
-        self.acting.append(None if self.step in _PICK_STEPS
-                           else self.players[player].character.id)
+        if self._acting is not None:
+            self._acting.append(None if self.step in _PICK_STEPS
+                                else self.players[player].character.id)
         self._advance((player, action))
+
+    @property
+    def acting(self) -> list[str | None]:
+        """The character that made each choice of ``history``, in order (None for a team
+        mode's pick)."""
+        if self._acting is None:  # Versus: each seat's one character
+            players = self.players
+            return [players[p].character.id for p, _ in self.history]
+        return self._acting
 
     def state(self, player: PlayerId) -> PlayerState:
         return self.players[player]
@@ -336,7 +351,7 @@ class GameCore:
     @property
     def life(self) -> tuple[int, ...]:
         """Every seat's life, in seat order (P1, P2 in Versus)."""
-        return tuple(ps.life for ps in self.players)
+        return tuple([ps.life for ps in self.players])  # (a list: no generator to run)
 
     @property
     def combo(self) -> list[ComboEntry]:
@@ -360,7 +375,9 @@ class GameCore:
     @property
     def combos(self) -> list[ComboRecord]:
         """Every finished combo of the game (from the journal)."""
-        return [e.record for e in self.journal if type(e) is ComboEnded]
+        journal = self.journal  # (picked without a Python step per other event)
+        return [e.record for e in compress(journal, map(  # type: ignore[attr-defined]
+            _COMBO_ENDED.__contains__, map(type, journal)))]
 
     # ------------------------------------------------------------------ the table
 
@@ -377,6 +394,8 @@ class GameCore:
                         for s in table.seats}
         self.actives: tuple[PlayerState, PlayerState] = (
             self.players[table.actives[0]], self.players[table.actives[1]])
+        # their seats, one tuple shared by every combat's records (CombatResolved, CombatArea)
+        self.active_seats: tuple[PlayerId, PlayerId] = table.actives
         self._opponent_of = {s: self.players[table.opponent(s)] for s in table.seats}
 
     def _index_rules(self) -> None:
@@ -684,21 +703,32 @@ class GameCore:
         if not self._listeners:  # nobody reacts: nothing to deliver
             self._delivered = len(events)
             return
-        while self._delivered < len(events):
-            event = events[self._delivered]
-            self._delivered += 1
-            # only to the seats whose rules react to this type of event (most events, draws
-            # and damage, concern nobody): no generator made and run per seat and event
-            kind = type(event)
-            seats = self._reactors.get(kind)
-            if seats is None:
-                seats = self._reactors[kind] = frozenset(
-                    p for p, types in self._listeners if types is None or kind in types)
-            if not seats:
-                continue
-            for ps in self._orders[self.initiative]:
-                if ps.player in seats:
-                    yield from self.rules[ps.player].on_event(self, ps, event)
+        reactors = self._reactors
+        while (start := self._delivered) < len(events):
+            # the undelivered events, by a for loop over a copy (the events card text records
+            # meanwhile are delivered by the next round); ``_delivered`` is written only before
+            # a delivery: most events concern nobody. (Not picked by itertools: most calls
+            # find one or two events, fewer than the iterators cost to make.)
+            for event in events[start:]:
+                start += 1
+                # only to the seats whose rules react to this type of event (most events,
+                # draws and damage, concern nobody): no generator made and run per seat and
+                # event
+                kind = type(event)
+                seats = reactors.get(kind)
+                if seats is None:
+                    seats = reactors[kind] = frozenset(
+                        p for p, types in self._listeners if types is None or kind in types)
+                if not seats:
+                    continue
+                self._delivered = start
+                for ps in self._orders[self.initiative]:
+                    if ps.player in seats:
+                        yield from self.rules[ps.player].on_event(self, ps, event)
+                if self._delivered != start:
+                    break  # a delivery inside that one went further: go on from there
+            else:
+                self._delivered = start
 
 
     def _draw(self, ps: PlayerState, step: str, n: int = 1) -> Step:
@@ -868,23 +898,38 @@ class GameCore:
         run = combat.run
         segments = run.segments
         winner = combat.winner
-        comboer = segments[0].seat if segments else winner
-        if len(segments) > 1 or (segments and segments[0].seat is not comboer):
-            # a combat tag or an assist: each move with the seat that played it
-            combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10, s.seat)
-                           for s in segments for e in s.entries])
+        if not segments:  # no combo (most combats): nothing to copy, no points
+            comboer = winner
+            combo: tuple[PlayedMove, ...] = ()
+            points = 0
         else:
-            combo = tuple([PlayedMove(e.card, e.move, tuple(e.pumps), e.played_in_c10)
-                           for e in run.entries])
-        a, b = self.actives
+            comboer = segments[0].seat
+            if len(segments) > 1:
+                # a combat tag or an assist: each move with the seat that played it
+                combo = tuple([_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
+                                                 e.played_in_c10, s.seat))
+                               for s in segments for e in s.entries])
+                points = sum([s.points for s in segments])
+            else:
+                combo = tuple([_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
+                                                 e.played_in_c10, None))
+                               for e in run.entries])
+                points = segments[0].points
         assists = self.mode.assists
+        players = self.players
+        if len(players) == 2:  # Versus (most games): the two seats without a comprehension
+            p, q = players
+            fighters: tuple[Fighter, ...] = (
+                _new(Fighter, (p.revealed_card, p.combat_card, p.combat_move, p.kind,
+                               p.knocked_down)),
+                _new(Fighter, (q.revealed_card, q.combat_card, q.combat_move, q.kind,
+                               q.knocked_down)))
+        else:
+            fighters = tuple([_new(Fighter, (ps.revealed_card, ps.combat_card, ps.combat_move,
+                                             ps.kind, ps.knocked_down)) for ps in players])
         return CombatArea(
-            self.turn, self.step,
-            tuple([Fighter(ps.revealed_card, ps.combat_card, ps.combat_move, ps.kind,
-                           ps.knocked_down) for ps in self.players]),
-            (a.player, b.player), combat.cell, winner,
-            None if winner is None else self.table.opponent(winner), combo,
-            segments[0].points if len(segments) == 1 else sum([s.points for s in segments]),
+            self.turn, self.step, fighters, self.active_seats, combat.cell, winner,
+            None if winner is None else self._opponent_of[winner].player, combo, points,
             run.hit_back, comboer, () if assists is None else assists.describe())
 
     def show_combat_area(self) -> None:

@@ -284,7 +284,8 @@ class Game(Views):
             # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
             yield from self.window("K1", "end_of_turn")
             self.step = "K1"
-            self.journal.record(TurnEnded(self.turn, "K1", self.life, self.initiative))
+            self.journal.record(TurnEnded(self.turn, "K1", tuple([ps.life for ps in self.players]),
+                                          self.initiative))  # (the life property, inlined)
             hooked = self._hooked["at_end_of_turn"]
             if hooked:  # mandatory "at the end of the turn" text, INI-6
                 for ps in self.order():
