@@ -23,9 +23,13 @@ os.environ.setdefault("YOMI_ENGINE", "interpreted")
 # the controller's queue, inherited through the environment, is not reused, and each process
 # takes the next Redis database after the one REDIS_URL names (its locks, cache and rate counts
 # apart from the other's, as its PostgreSQL database is: pytest-django suffixes it per process).
+# A process a test starts inherits its session's queue and Redis database (the marker below).
 XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ... or ""
-if XDIST_WORKER:
+if XDIST_WORKER and os.environ.get("YOMI_TEST_SESSION") != XDIST_WORKER:
+    os.environ["YOMI_TEST_SESSION"] = XDIST_WORKER
     os.environ["CELERY_TASK_DEFAULT_QUEUE"] = f"yomi-test-{uuid.uuid4().hex[:10]}-{XDIST_WORKER}"
+    _base, _, _db = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rpartition("/")
+    os.environ["REDIS_URL"] = f"{_base}/{int(_db or 0) + int(XDIST_WORKER.removeprefix('gw'))}"
 else:
     os.environ.setdefault("CELERY_TASK_DEFAULT_QUEUE", f"yomi-test-{uuid.uuid4().hex[:10]}")
 
@@ -58,10 +62,6 @@ STORAGES = {
 
 # Tasks run in-process unless a `services` test hands them to the real worker (tests/conftest.py).
 TEST_REDIS_URL = os.environ.get("REDIS_URL", DEFAULT_TEST_REDIS_URL)
-if XDIST_WORKER:
-    _base, _, _db = TEST_REDIS_URL.rpartition("/")
-    TEST_REDIS_URL = f"{_base}/{int(_db or 0) + int(XDIST_WORKER.removeprefix('gw'))}"
-    os.environ["REDIS_URL"] = TEST_REDIS_URL  # what the processes the tests start inherit
 REDIS_URL = TEST_REDIS_URL
 CELERY_BROKER_URL = TEST_REDIS_URL
 CELERY_RESULT_BACKEND = TEST_REDIS_URL
