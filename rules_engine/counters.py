@@ -88,8 +88,11 @@ def refusal(ruleset: Ruleset, owner: Character, ability: str,
     (the rule and a reason in player terms), or None when it may."""
     key = (ruleset.innateCounters is InnateCounters.CARD_TEXT_2014, owner.id, ability,
            countering.id)
-    found = _REFUSALS.get(key, key)
-    if found is key:
+    # Not ``_REFUSALS.get(key, key) is key``: compiled by mypyc, a tuple is boxed anew at each
+    # use, so that identity test never holds and the key itself was taken for the answer.
+    if key in _REFUSALS:
+        found = _REFUSALS[key]
+    else:
         refused = _refusal(ruleset, owner, ability, countering)
         found = _REFUSALS[key] = None if refused is None else (refused.rule_id, refused.reason)
     return None if found is None else RuleViolation(*found)
