@@ -151,7 +151,7 @@ BENCH_ROOM_ENV = DEBUG=0 SECRET_KEY=bench-only-not-a-secret SECURE_SSL_REDIRECT=
 bench-rooms: $(STAMP)
 	-createdb -h 127.0.0.1 -U postgres $(lastword $(subst /, ,$(BENCH_DATABASE_URL))) 2>/dev/null
 	$(BENCH_ROOM_ENV) $(PY) manage.py migrate --noinput -v0
-	$(BENCH_ROOM_ENV) $(VENV)/bin/daphne -b 127.0.0.1 -p $(BENCH_ROOM_PORT) \
+	$(BENCH_ROOM_ENV) $(VENV)/bin/daphne -b 127.0.0.1 -p $(BENCH_ROOM_PORT) --websocket-max-message-size 65536 \
 		yomi_site.asgi:application & pid=$$!; trap "kill $$pid" EXIT; \
 	for i in $$(seq 50); do curl -sf -o /dev/null http://127.0.0.1:$(BENCH_ROOM_PORT)/healthz && break; sleep 0.2; done; \
 	$(BENCH_ROOM_ENV) $(PY) manage.py bench_rooms --url http://127.0.0.1:$(BENCH_ROOM_PORT) \
