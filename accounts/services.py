@@ -23,7 +23,7 @@ from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from accounts.models import ApiToken, PasswordResetMail, Profile, token_digest
-from matches.dispatch import task_send
+from matches.dispatch import outbox_tasks_send
 from matches.models import Player
 
 logger = logging.getLogger(__name__)
@@ -153,15 +153,7 @@ def password_reset_mails_send(mail_ids: Iterable[int]) -> int:
     broker down (or, with in-process tasks, a mail server down) leaves it owed for the sweep."""
     from accounts.tasks import password_reset_mail_send_task
 
-    sent = 0
-    for pk in mail_ids:
-        try:
-            sent += task_send(f"password-reset mail {pk}",
-                              lambda pk=pk: password_reset_mail_send_task.delay(pk))
-        except Exception:  # in-process (eager) tasks: the send itself failed
-            logger.warning("password-reset mail %s not sent now; the sweep sends it", pk,
-                           exc_info=True)
-    return sent
+    return outbox_tasks_send("password-reset mail", mail_ids, password_reset_mail_send_task)
 
 
 def password_reset_mails_owed_send(*, older_than: timedelta) -> list[int]:

@@ -10,8 +10,9 @@ Errors raised by a task itself (in-process, eager mode) are not broker errors an
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import Any
 
 import redis
 import redis.exceptions
@@ -39,6 +40,19 @@ def task_send(what: str, send: Callable[[], object]) -> bool:
                        exc_info=True)
         return False
     return True
+
+
+def outbox_tasks_send(what: str, row_ids: Iterable[int], task: Any) -> int:
+    """Hand ``task.delay(pk)`` to the workers for each owed row of an outbox (a mail owed in the
+    database); how many were handed over. Never raises: a broker down (or, with in-process
+    tasks, a mail server down) leaves the row owed for the outbox's sweep."""
+    sent = 0
+    for pk in row_ids:
+        try:
+            sent += task_send(f"{what} {pk}", lambda pk=pk: task.delay(pk))
+        except Exception:  # in-process (eager) tasks: the send itself failed
+            logger.warning("%s %s not sent now; the sweep sends it", what, pk, exc_info=True)
+    return sent
 
 
 def task_send_on_commit(what: str, send: Callable[[], object]) -> None:

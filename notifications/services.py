@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Profile
-from matches.dispatch import task_send
+from matches.dispatch import outbox_tasks_send
 from notifications.models import Notification
 
 logger = logging.getLogger(__name__)
@@ -61,15 +61,8 @@ def notification_emails_send(notification_ids: Iterable[int]) -> int:
     (or, with in-process tasks, a mail server down) leaves the mail owed for the sweep."""
     from notifications.tasks import notification_email_send_task
 
-    sent = 0
-    for pk in notification_ids:
-        try:
-            sent += task_send(f"mail of notification {pk}",
-                              lambda pk=pk: notification_email_send_task.delay(pk))
-        except Exception:  # in-process (eager) tasks: the send itself failed
-            logger.warning("mail of notification %s not sent now; the sweep sends it", pk,
-                           exc_info=True)
-    return sent
+    return outbox_tasks_send("mail of notification", notification_ids,
+                             notification_email_send_task)
 
 
 def notification_emails_owed_send(*, older_than: timedelta) -> list[int]:
