@@ -7,6 +7,7 @@ bad input. Organizer-only pages answer 403 to everyone else.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -481,31 +482,52 @@ def set_match_replay_view(request: HttpRequest, slug: str, pk: int) -> HttpRespo
     return redirect("matches:match-detail", pk=match.pk)
 
 
+def _organizer_set(slug: str, pk: int, user: Any) -> Set:
+    s = _set(slug, pk, user)
+    if not s.stage.event.is_organizer(user):
+        raise PermissionDenied("organizers only")
+    return s
+
+
+def _set_change_confirmed(
+    request: HttpRequest, form: Any, *, confirm: Callable[[], HttpResponse],
+    preview: Callable[[], Any],
+) -> tuple[HttpResponse | None, Any]:
+    """An organizer's change of a finished set in two POSTs: the first shows the plan of what
+    changes (``preview``), the second, with ``confirm`` ticked, makes it (``confirm``, which
+    answers the page to go to). Returns that answer once confirmed, else the plan (None on a
+    GET, an invalid form or a refused change, whose message is shown)."""
+    if request.method != "POST" or not form.is_valid():
+        return None, None
+    try:
+        if request.POST.get("confirm"):
+            return confirm(), None
+        return None, preview()
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+        return None, None
+
+
 @login_required
 def set_correct_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Correct a finished set: the first POST shows what will change, the second confirms."""
-    s = _set(slug, pk, request.user)
-    event = s.stage.event
-    if not event.is_organizer(request.user):
-        raise PermissionDenied("organizers only")
+    s = _organizer_set(slug, pk, request.user)
     form = CorrectionForm(request.POST or None, set=s)
-    plan = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            if request.POST.get("confirm"):
-                advancement.set_result_correct(
-                    set=s, actor=request.user, result=form.to_result(),
-                    reason=form.cleaned_data["reason"], confirm=True,
-                )
-                messages.success(request, "Result corrected.")
-                return redirect(reverse("tournaments:stage-detail", args=[slug, s.stage_id]))
-            plan = advancement.set_correction_preview(
-                set=s, actor=request.user, result=form.to_result()
-            )
-        except TournamentError as exc:
-            messages.error(request, exc.message)
+
+    def correct() -> HttpResponse:
+        advancement.set_result_correct(
+            set=s, actor=request.user, result=form.to_result(),
+            reason=form.cleaned_data["reason"], confirm=True,
+        )
+        messages.success(request, "Result corrected.")
+        return redirect(reverse("tournaments:stage-detail", args=[slug, s.stage_id]))
+
+    done, plan = _set_change_confirmed(request, form, confirm=correct, preview=lambda: (
+        advancement.set_correction_preview(set=s, actor=request.user, result=form.to_result())))
+    if done is not None:
+        return done
     return render(request, "tournaments/set_correct.html", {
-        "event": event, "set": s, "form": form, "plan": plan,
+        "event": s.stage.event, "set": s, "form": form, "plan": plan,
         "summary": advancement.describe_plan(plan) if plan else "",
     })
 
@@ -719,24 +741,21 @@ def entrant_disqualify_page(request: HttpRequest, slug: str, pk: int) -> HttpRes
 @login_required
 def set_reopen_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Reopen a finished set: the first POST shows what is cleared, the second confirms."""
-    s = _set(slug, pk, request.user)
-    event = s.stage.event
-    if not event.is_organizer(request.user):
-        raise PermissionDenied("organizers only")
+    s = _organizer_set(slug, pk, request.user)
     form = ReasonForm(request.POST or None)
-    plan = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            if request.POST.get("confirm"):
-                advancement.set_reopen(set=s, actor=request.user,
-                                       reason=form.cleaned_data["reason"], confirm=True)
-                messages.success(request, f"{s.round_name or s.key} is open again.")
-                return redirect("tournaments:set-detail", slug=slug, pk=s.pk)
-            plan = advancement.set_reopen_preview(set=s, actor=request.user)
-        except TournamentError as exc:
-            messages.error(request, exc.message)
+
+    def reopen() -> HttpResponse:
+        advancement.set_reopen(set=s, actor=request.user, reason=form.cleaned_data["reason"],
+                               confirm=True)
+        messages.success(request, f"{s.round_name or s.key} is open again.")
+        return redirect("tournaments:set-detail", slug=slug, pk=s.pk)
+
+    done, plan = _set_change_confirmed(request, form, confirm=reopen, preview=lambda: (
+        advancement.set_reopen_preview(set=s, actor=request.user)))
+    if done is not None:
+        return done
     return render(request, "tournaments/set_reopen.html",
-                  {"event": event, "set": s, "form": form, "plan": plan})
+                  {"event": s.stage.event, "set": s, "form": form, "plan": plan})
 
 
 @login_required
