@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from rules_engine.actions import (
+    Action,
     Assist,
     Combo,
     Commit,
@@ -83,6 +84,21 @@ def tags_of(g: Game, seat: PlayerId, which: str | None = None) -> list[Tag]:
             and (which is None or a.tag == which)]
 
 
+def combat(g: Game, hands: dict[PlayerId, str], *choices: Action,
+           to_c10: bool = True) -> Game:
+    """A position set up for the test at turn 1's commit: each seat named in ``hands`` is dealt
+    exactly those cards, then the C1 ``choices`` are made by P1, P2, P3 and P4 in turn (the
+    commits, then the benches' assists; a bench left out takes the neutral choice) and, with
+    ``to_c10``, the game goes on to P1's C10 decision (the winner's first combo choice)."""
+    for seat, codes in hands.items():
+        deal_hand(g, seat, codes)
+    for seat, choice in zip((P1, P2, P3, P4)[:len(choices)], choices, strict=True):
+        g.apply(seat, choice)
+    if to_c10:
+        drive(g, c10(P1))
+    return g
+
+
 # ------------------------------------------------------------------ OQ-02
 
 
@@ -130,14 +146,9 @@ def test_no_damage_after_a_knockout_in_self_play__OQ_02(seed: int) -> None:
 def dodge_position(joker: bool = False) -> Game:
     """Turn 1: Grave (P1) dodges Midori's (P2) attack; Jaina (P3) waits on the bench with a
     Linker and normals. With ``joker`` Midori keeps a Joker for C9."""
-    g = tag_match()
-    deal_hand(g, P1, "2H 9C")
-    deal_hand(g, P3, "KS 2S 3S 4S TD")
-    deal_hand(g, P2, "4H X1" if joker else "4H")
-    deal_hand(g, P4, "5C")
-    g.apply(P1, Commit(card("2H"), DODGE))
-    g.apply(P2, Commit(card("4H"), ATTACK))
-    return g
+    return combat(tag_match(), {P1: "2H 9C", P3: "KS 2S 3S 4S TD",
+                                P2: "4H X1" if joker else "4H", P4: "5C"},
+                  Commit(card("2H"), DODGE), Commit(card("4H"), ATTACK), to_c10=False)
 
 
 def test_dodge_tag_switches_and_the_incoming_makes_a_full_combo__TAG_DODGE__OQ_21() -> None:
@@ -178,13 +189,8 @@ def test_a_dodge_tag_needs_a_dodge_win_and_cards_in_hand__TAG_DODGE() -> None:
         == "TAG-DODGE"
     assert illegal_rule(g, P1, Tag("dodge", card=card("9C"), partner_card=card("9C"))) \
         == "TAG-DODGE"
-    g = tag_match()
-    deal_hand(g, P1, "3H 9C")
-    deal_hand(g, P3, "TD")
-    deal_hand(g, P2, "2H")
-    g.apply(P1, Commit(card("3H"), ATTACK))
-    g.apply(P2, Commit(card("2H"), THROW))
-    drive(g, c10(P1))
+    g = combat(tag_match(), {P1: "3H 9C", P3: "TD", P2: "2H"},
+               Commit(card("3H"), ATTACK), Commit(card("2H"), THROW))
     assert not tags_of(g, P1, "dodge")
     assert illegal_rule(g, P1, Tag("dodge", card=card("9C"), partner_card=card("TD"))) \
         == "TAG-DODGE"
@@ -226,17 +232,12 @@ def test_a_rewind_joker_prevents_the_tagged_in_moves__TAG_LIMIT_3__RW_6() -> Non
 # ------------------------------------------------------------------ combo-continue tag
 
 
-def continue_position() -> Game:
+def continue_position(a: tuple[str, str] = ("grave", "jaina"), p1: str = "2H 3H 9C",
+                      p3: str = "4S 5S 6S 8S TD") -> Game:
     """Turn 1: Grave (P1) hits Midori's (P2) throw with a normal 2 and combos a 3; Jaina (P3)
-    holds 4, 5, 6 and a Starter throw."""
-    g = tag_match()
-    deal_hand(g, P1, "2H 3H 9C")
-    deal_hand(g, P3, "4S 5S 6S 8S TD")
-    deal_hand(g, P2, "2D")
-    deal_hand(g, P4, "5C")
-    g.apply(P1, Commit(card("2H"), ATTACK))
-    g.apply(P2, Commit(card("2D"), THROW))
-    drive(g, c10(P1))
+    holds 4, 5, 6 and a Starter throw (or team ``a`` with the hands ``p1`` and ``p3``)."""
+    g = combat(tag_match(a=a), {P1: p1, P3: p3, P2: "2D", P4: "5C"},
+               Commit(card("2H"), ATTACK), Commit(card("2D"), THROW))
     g.apply(P1, Combo(card("3H"), ATTACK))
     return g
 
@@ -291,15 +292,7 @@ def test_burning_vigor_returns_only_jainas_own_cards_across_a_tag__TG_8__TAG_CON
     deck; Jaina holds her own 4S. At the end of combat she may take back her 2 and 3, never
     Grave's 4S: a hand never holds two cards of one code (the Tag Team self-play logs whose
     Power Up then named "4S 4S" did not replay, PU-2)."""
-    g = tag_match(a=("jaina", "grave"))
-    deal_hand(g, P1, "2H 3H 9C 4S")
-    deal_hand(g, P3, "4S 5S TD")
-    deal_hand(g, P2, "2D")
-    deal_hand(g, P4, "5C")
-    g.apply(P1, Commit(card("2H"), ATTACK))
-    g.apply(P2, Commit(card("2D"), THROW))
-    drive(g, c10(P1))
-    g.apply(P1, Combo(card("3H"), ATTACK))
+    g = continue_position(("jaina", "grave"), p1="2H 3H 9C 4S", p3="4S 5S TD")
     g.apply(P1, Tag("continue", card=card("9C"), partner_card=card("TD")))
     g.apply(P3, Combo(card("4S"), ATTACK))
     drive(g, lambda g: g.acting_players == (P1,) and any(
@@ -319,15 +312,7 @@ def test_bathed_in_moonlight_is_not_offered_for_the_partners_jack__TG_8__TAG_CON
     with. Gloria (P1) wins with a 2, combos a 3 and tags Grave (P3) in, whose JS hits; at the
     end of combat she is offered nothing for his Jack (a card of his deck; she holds her own
     JS, which did not hit)."""
-    g = tag_match(a=("gloria", "grave"))
-    deal_hand(g, P1, "2H 3H 9C JS")
-    deal_hand(g, P3, "JS 5S TD")
-    deal_hand(g, P2, "2D")
-    deal_hand(g, P4, "5C")
-    g.apply(P1, Commit(card("2H"), ATTACK))
-    g.apply(P2, Commit(card("2D"), THROW))
-    drive(g, c10(P1))
-    g.apply(P1, Combo(card("3H"), ATTACK))
+    g = continue_position(("gloria", "grave"), p1="2H 3H 9C JS", p3="JS 5S TD")
     g.apply(P1, Tag("continue", card=card("9C"), partner_card=card("TD")))
     g.apply(P3, Combo(card("JS"), ATTACK))
     offered: list[UseAbility] = []
@@ -349,13 +334,9 @@ def test_continue_tag_refused_with_an_ender_or_no_points__TAG_CONT() -> None:
     assert not tags_of(g, P1, "continue")
     assert illegal_rule(g, P1, Tag("continue", card=card("9C"), partner_card=card("TD"))) \
         == "TAG-CONT"
-    g = tag_match(a=("jaina", "grave"))
-    deal_hand(g, P1, "QH 9C")
-    deal_hand(g, P3, "TD")
-    deal_hand(g, P2, "2D")
-    g.apply(P1, Commit(card("QH"), ATTACK))  # an Ender (pumpable) as the combat card
-    g.apply(P2, Commit(card("2D"), THROW))
-    drive(g, c10(P1))
+    g = combat(tag_match(a=("jaina", "grave")), {P1: "QH 9C", P3: "TD", P2: "2D"},
+               Commit(card("QH"), ATTACK),  # an Ender (pumpable) as the combat card
+               Commit(card("2D"), THROW))
     assert g.combat.run.closed and g.legal_actions(P1)  # its pumps
     assert not tags_of(g, P1)
     assert illegal_rule(g, P1, Tag("continue", card=card("9C"), partner_card=card("TD"))) \
@@ -367,13 +348,9 @@ def test_a_knockdown_stays_with_the_character_that_tags_out__OQ_32__KD_6() -> No
     wins with an attack and tags out; he stays knocked down on the bench until K3, and Jaina,
     coming in, is not knocked down."""
     g = tag_match()
-    deal_hand(g, P1, "2H 3H 9C")
-    deal_hand(g, P3, "4S TD")
-    deal_hand(g, P2, "2D")
     g.state(P1).knocked_down = True  # knocked down for this turn (a position for the test)
-    g.apply(P1, Commit(card("2H"), ATTACK))
-    g.apply(P2, Commit(card("2D"), THROW))
-    drive(g, c10(P1))
+    combat(g, {P1: "2H 3H 9C", P3: "4S TD", P2: "2D"},
+           Commit(card("2H"), ATTACK), Commit(card("2D"), THROW))
     g.apply(P1, Tag("continue", card=card("9C"), partner_card=card("TD")))
     assert g.state(P1).knocked_down and not g.state(P3).knocked_down
     assert P1 in g.table.bench(0)
@@ -389,14 +366,8 @@ def test_a_knockdown_stays_with_the_character_that_tags_out__OQ_32__KD_6() -> No
 def super_position() -> Game:
     """Turn 1: Grave (P1) wins with his super (AH, an Ender); Jaina (P3) holds AS (an Ender
     that costs one more Ace) and AD; Grave keeps AC for a tag back."""
-    g = tag_match()
-    deal_hand(g, P1, "AH AC")
-    deal_hand(g, P3, "AS AD 2S")
-    deal_hand(g, P2, "2D")
-    g.apply(P1, Commit(card("AH"), ATTACK, "True-Spark Arc"))
-    g.apply(P2, Commit(card("2D"), THROW))
-    drive(g, c10(P1))
-    return g
+    return combat(tag_match(), {P1: "AH AC", P3: "AS AD 2S", P2: "2D"},
+                  Commit(card("AH"), ATTACK, "True-Spark Arc"), Commit(card("2D"), THROW))
 
 
 def _super_tag(g: Game, seat: PlayerId, code: str, name: str | None = None) -> Tag:
@@ -543,16 +514,10 @@ def assist_match(a: tuple[str, str], b: tuple[str, str] = ("midori", "rook")) ->
 def dodge_assist_position(assist: bool) -> Game:
     """Turn 1: Grave (P1) dodges Midori's (P2) attack; Lum (P3) assists with Rolling Panda (a
     Queen: pumpable with a Queen, so P1 has a C10 decision after it) or passes."""
-    g = assist_match(("grave", "lum"))
-    deal_hand(g, P1, "2H QH 9C")
-    deal_hand(g, P3, "QS 5C 7D")
-    deal_hand(g, P2, "4H 5H")
-    deal_hand(g, P4, "2C")
-    g.apply(P1, Commit(card("2H"), DODGE))
-    g.apply(P2, Commit(card("4H"), ATTACK))
-    g.apply(P3, Assist(card("QS"), ATTACK, None, card("5C")) if assist else Pass())
-    drive(g, c10(P1))
-    return g
+    return combat(assist_match(("grave", "lum")),
+                  {P1: "2H QH 9C", P3: "QS 5C 7D", P2: "4H 5H", P4: "2C"},
+                  Commit(card("2H"), DODGE), Commit(card("4H"), ATTACK),
+                  Assist(card("QS"), ATTACK, None, card("5C")) if assist else Pass())
 
 
 def test_no_dodge_tag_for_a_team_that_assisted__TAG_DODGE__TAG_LIMIT_2() -> None:
@@ -576,16 +541,11 @@ def assisted_combo(assist: bool) -> Game:
     Moonlight Sphere (a Linker: it hits at once, Grave's points reset and the combo goes on,
     AS-11) or passes; Grave then combos a 3. Gloria holds the super Twilight Key (an Ace
     Linker, 1 more Ace) and two normals."""
-    g = assist_match(("grave", "gloria"))
-    deal_hand(g, P1, "2S 3H 4H AH 9C")
-    deal_hand(g, P3, "JS 5C AS AD 2C 3C")
-    deal_hand(g, P2, "9S 5H")
-    deal_hand(g, P4, "2D")
-    g.apply(P1, Commit(card("2S"), ATTACK))
-    g.apply(P2, Commit(card("9S"), THROW))
-    g.apply(P3, Assist(card("JS"), ATTACK, "Moonlight Sphere", card("5C")) if assist
-            else Pass())
-    drive(g, c10(P1))
+    g = combat(assist_match(("grave", "gloria")),
+               {P1: "2S 3H 4H AH 9C", P3: "JS 5C AS AD 2C 3C", P2: "9S 5H", P4: "2D"},
+               Commit(card("2S"), ATTACK), Commit(card("9S"), THROW),
+               Assist(card("JS"), ATTACK, "Moonlight Sphere", card("5C")) if assist
+               else Pass())
     g.apply(P1, Combo(card("3H"), ATTACK))
     return g
 
@@ -648,18 +608,12 @@ def test_a_shared_combo_goes_on_against_the_bench_after_a_knockout__OQ_02__AS_16
     combat carries on against the survivor: the later move deals nothing to Midori and still
     hits Rook on the bench."""
     g = assist_match(("grave", "jaina"))
-    deal_hand(g, P1, "2S 3H 4H")
-    deal_hand(g, P3, "5C")
-    deal_hand(g, P2, "9S 5H")
-    deal_hand(g, P4, "KS 2D")
     midori, rook = g.state(P2), g.state(P4)
     midori.life = 4
     bench_life = rook.life
-    g.apply(P1, Commit(card("2S"), ATTACK))
-    g.apply(P2, Commit(card("9S"), THROW))
-    g.apply(P3, Pass())
-    g.apply(P4, Assist(card("KS"), THROW, None, card("2D")))
-    drive(g, c10(P1))
+    combat(g, {P1: "2S 3H 4H", P3: "5C", P2: "9S 5H", P4: "KS 2D"},
+           Commit(card("2S"), ATTACK), Commit(card("9S"), THROW), Pass(),
+           Assist(card("KS"), THROW, None, card("2D")))
     g.apply(P1, Combo(card("3H"), ATTACK))
     g.apply(P1, Combo(card("4H"), ATTACK))
     drive(g, after_combo)
