@@ -76,6 +76,40 @@ class Plan:
 NO_PLAN = Plan(0.0, 0, 0, False)
 
 
+def _regret_matching_step(lines: list[list[float]], other: list[float], regret: list[float],
+                          strategy: list[float], gains: list[float], average: list[float],
+                          weight: float, minimises: bool) -> None:
+    """One player's update of ``solve_matrix``, in place: its gains against the other's
+    current strategy (``lines``: its own line of payoffs per action, the row player's gains;
+    negated for the column player, who ``minimises`` them), its floored regrets, its new
+    strategy and its weighted running sum."""
+    k = len(strategy)
+    for a in range(k):
+        line = lines[a]
+        acc = 0.0
+        for b in range(len(other)):
+            acc += line[b] * other[b]
+        gains[a] = -acc if minimises else acc
+    v = 0.0
+    for a in range(k):
+        v += gains[a] * strategy[a]
+    total = 0.0
+    for a in range(k):
+        d = regret[a] + gains[a] - v
+        d = 0.0 if d < 0.0 else d
+        regret[a] = d
+        total += d
+    if total > 0:
+        for a in range(k):
+            strategy[a] = regret[a] / total
+    else:
+        uniform = 1.0 / k
+        for a in range(k):
+            strategy[a] = uniform
+    for a in range(k):
+        average[a] += weight * strategy[a]
+
+
 def solve_matrix(payoff: Sequence[Sequence[float]], iterations: int = 80,
                  ) -> tuple[list[float], list[float]]:
     """Approximate Nash equilibrium of the zero-sum game ``payoff`` (the row player's gain).
@@ -92,7 +126,8 @@ def solve_matrix(payoff: Sequence[Sequence[float]], iterations: int = 80,
     # (the solver is most of the strong bot's time: docs/performance.md). Every sum adds the
     # same products in the same order as sum(map(mul, ...)) did (on Python 3.11, sum() of
     # floats is plain left-to-right addition from 0), and ``0.0 if d < 0.0 else d`` is
-    # max(d, 0.0): the same strategies, bit for bit.
+    # max(d, 0.0): the same strategies, bit for bit. One step serves both players: the
+    # column player's is the row player's on the transposed matrix with the gains negated.
     rows = [[float(p) for p in row] for row in payoff]
     cols = [[rows[i][j] for i in range(n)] for j in range(m)]
     rx, ry = [0.0] * n, [0.0] * m
@@ -101,52 +136,9 @@ def solve_matrix(payoff: Sequence[Sequence[float]], iterations: int = 80,
     u, w = [0.0] * n, [0.0] * m
     for t in range(1, iterations + 1):
         weight = float(t)
-        # row player
-        for i in range(n):
-            row = rows[i]
-            acc = 0.0
-            for j in range(m):
-                acc += row[j] * y[j]
-            u[i] = acc
-        v = 0.0
-        for i in range(n):
-            v += u[i] * x[i]
-        total = 0.0
-        for i in range(n):
-            d = rx[i] + u[i] - v
-            d = 0.0 if d < 0.0 else d
-            rx[i] = d
-            total += d
-        if total > 0:
-            for i in range(n):
-                x[i] = rx[i] / total
-        else:
-            x = [1.0 / n] * n
-        for i in range(n):
-            sx[i] += weight * x[i]
-        # column player (minimises the row player's gain)
-        for j in range(m):
-            col = cols[j]
-            acc = 0.0
-            for i in range(n):
-                acc += col[i] * x[i]
-            w[j] = -acc
-        v = 0.0
-        for j in range(m):
-            v += w[j] * y[j]
-        total = 0.0
-        for j in range(m):
-            d = ry[j] + w[j] - v
-            d = 0.0 if d < 0.0 else d
-            ry[j] = d
-            total += d
-        if total > 0:
-            for j in range(m):
-                y[j] = ry[j] / total
-        else:
-            y = [1.0 / m] * m
-        for j in range(m):
-            sy[j] += weight * y[j]
+        _regret_matching_step(rows, y, rx, x, u, sx, weight, False)
+        # the column player answers the row player's new strategy
+        _regret_matching_step(cols, x, ry, y, w, sy, weight, True)
     tx = ty = 0.0
     for i in range(n):
         tx += sx[i]
