@@ -58,7 +58,20 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.hint}…)"
 
 
-class PasswordResetMail(models.Model):
+class OwedMail(models.Model):
+    """A mail owed to a user: an outbox row (issue 31). Written in the transaction that owes
+    it; its task is handed to the broker after the commit and marks ``sent_at`` once the mail
+    went out, so a broker or mail-server outage leaves the row owed for its sweep."""
+
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-pk"]
+
+
+class PasswordResetMail(OwedMail):
     """A password-reset mail owed to a user: the outbox row (issue 31).
 
     Written when the reset is asked for; the mail's task is handed to the broker after the
@@ -73,11 +86,21 @@ class PasswordResetMail(models.Model):
     # The host and scheme the reset was asked on: the link points back to the same site.
     domain = models.CharField(max_length=255)
     use_https = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"password reset of user {self.user_id}"
+
+
+class ConfirmationMail(OwedMail):
+    """A sign-up confirmation mail owed to a new, inactive account, written with the account:
+    an outage leaves it owed for the sweep instead of undoing the sign-up. The link's token is
+    made when the mail is sent (it is never stored)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="confirmation_mails"
+    )
+    # The site the sign-up was made on (scheme and host): the link points back to it.
+    site_url = models.CharField(max_length=255)
+
+    def __str__(self) -> str:
+        return f"sign-up confirmation of user {self.user_id}"

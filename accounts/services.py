@@ -1,12 +1,16 @@
 """Writes of the accounts app: sign-up and its e-mail confirmation, password-reset mails,
-profiles, API tokens."""
+profiles, API tokens.
+
+Both mails go through an outbox (issue 31), as notification mails do: a row written in the
+caller's transaction owes the mail; after the commit its task is handed to the workers
+(``matches.dispatch.outbox_tasks_send``), which send it with retries and mark the row; a sweep
+sends again what a broker or mail-server outage left owed. Nothing is sent in the request."""
 
 from __future__ import annotations
 
-import logging
 import secrets
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -22,11 +26,16 @@ from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
-from accounts.models import ApiToken, PasswordResetMail, Profile, token_digest
+from accounts.models import (
+    ApiToken,
+    ConfirmationMail,
+    OwedMail,
+    PasswordResetMail,
+    Profile,
+    token_digest,
+)
 from matches.dispatch import outbox_tasks_send
 from matches.models import Player
-
-logger = logging.getLogger(__name__)
 
 # Enough for a few integrations per person; more is likely a script creating tokens in a loop.
 MAX_API_TOKENS = 20
@@ -46,8 +55,11 @@ def _display_name_check(display_name: str, *, user: Any = None) -> None:
 
 
 @transaction.atomic
-def user_sign_up(*, username: str, email: str, password: str, display_name: str) -> Any:
-    """A new user with their player and profile; inactive until confirmed when mail is on."""
+def user_sign_up(*, username: str, email: str, password: str, display_name: str,
+                 site_url: str = "") -> Any:
+    """A new user with their player and profile; inactive until confirmed when mail is on, and
+    then owed the confirmation mail, with a link to ``site_url`` (the site the sign-up was made
+    on, e.g. from the request; YOMI_SITE_URL when empty), sent after the commit."""
     _display_name_check(display_name)
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
@@ -67,33 +79,85 @@ def user_sign_up(*, username: str, email: str, password: str, display_name: str)
         raise ValidationError({"display_name": f"The display name {display_name!r} is taken."}) \
             from exc
     Profile.objects.create(user=user)
+    if not user.is_active:
+        owed = ConfirmationMail.objects.create(
+            user=user, site_url=site_url or settings.YOMI_SITE_URL)
+        transaction.on_commit(lambda: confirmation_mails_send([owed.pk]))
     return user
 
 
-def activation_mail_send(*, user: Any, base_url: str) -> bool:
-    """Mail the one-time confirmation link (``base_url`` is the site's, e.g. from the request).
+# A confirmation mail still owed after this long is dropped by the sweep (whoever signed up has
+# given up or asked for help); rows are deleted after CONFIRMATION_MAIL_KEPT_FOR (they hold no
+# secret: the token is made when the mail is sent).
+CONFIRMATION_MAIL_OWED_FOR = timedelta(days=2)
+CONFIRMATION_MAIL_KEPT_FOR = timedelta(days=7)
 
-    False when the mail server refused or could not be reached: the inactive account is then
-    deleted, so its owner can sign up again with the same name instead of waiting for a link
-    that never comes.
-    """
-    uidb64 = urlsafe_base64_encode(force_bytes(user.pk))
-    token = default_token_generator.make_token(user)
-    link = base_url.rstrip("/") + reverse("accounts:activate", args=[uidb64, token])
-    context = {"user": user, "link": link}
-    try:
-        send_mail(
-            subject="Confirm your Yomi tournaments account",
-            message=render_to_string("accounts/email/activation.txt", context),
-            from_email=None,
-            recipient_list=[user.email],
-        )
-    except Exception:  # smtplib and socket errors alike: the account cannot be confirmed
-        logger.exception("confirmation mail to user %s not sent; the sign-up is undone", user.pk)
-        Player.objects.filter(user=user).delete()
-        user.delete()
-        return False
-    return True
+
+def confirmation_mails_send(mail_ids: Iterable[int]) -> int:
+    """Hand each owed confirmation mail to the workers; how many were handed over. Never
+    raises: a broker down (or, with in-process tasks, a mail server down) leaves it owed for
+    the sweep."""
+    from accounts.tasks import confirmation_mail_send_task
+
+    return outbox_tasks_send("sign-up confirmation mail", mail_ids, confirmation_mail_send_task)
+
+
+def confirmation_mails_owed_send(*, older_than: timedelta) -> list[int]:
+    """The sweep: send again each confirmation mail owed for longer than ``older_than`` (and
+    less than CONFIRMATION_MAIL_OWED_FOR) to an account still waiting for it; forget the rows
+    older than CONFIRMATION_MAIL_KEPT_FOR."""
+    return _owed_mails_send(ConfirmationMail, confirmation_mails_send, older_than=older_than,
+                            owed_for=CONFIRMATION_MAIL_OWED_FOR,
+                            kept_for=CONFIRMATION_MAIL_KEPT_FOR, user__is_active=False)
+
+
+def confirmation_mail_send(*, mail_id: int) -> bool:
+    """Send one owed confirmation mail with a fresh one-time link; once only. False when it was
+    sent already, is too old, or the account is confirmed already."""
+    with transaction.atomic():
+        owed = _owed_mail(ConfirmationMail, mail_id, owed_for=CONFIRMATION_MAIL_OWED_FOR)
+        if owed is None or owed.user.is_active or not owed.user.email:
+            return False
+        user = owed.user
+        uidb64 = urlsafe_base64_encode(force_bytes(user.pk))
+        token = default_token_generator.make_token(user)
+        link = owed.site_url.rstrip("/") + reverse("accounts:activate", args=[uidb64, token])
+        send_mail(subject="Confirm your Yomi tournaments account",
+                  message=render_to_string("accounts/email/activation.txt",
+                                           {"user": user, "link": link}),
+                  from_email=None, recipient_list=[user.email])
+        _mail_sent(owed)
+        return True
+
+
+def _owed_mails_send(model: type[OwedMail], send: Callable[[Iterable[int]], int], *,
+                     older_than: timedelta, owed_for: timedelta, kept_for: timedelta,
+                     **still_wanted: Any) -> list[int]:
+    """An outbox's sweep: forget its rows older than ``kept_for``, hand over again those owed
+    for longer than ``older_than`` and less than ``owed_for`` (and matching ``still_wanted``),
+    oldest first, 500 at a time; their ids."""
+    now = timezone.now()
+    model._default_manager.filter(created_at__lt=now - kept_for).delete()
+    owed = list(model._default_manager.filter(
+        sent_at__isnull=True, created_at__lte=now - older_than,
+        created_at__gte=now - owed_for, **still_wanted,
+    ).order_by("created_at").values_list("pk", flat=True)[:500])
+    send(owed)
+    return owed
+
+
+def _owed_mail(model: type[OwedMail], mail_id: int, *, owed_for: timedelta) -> Any:
+    """The outbox row ``mail_id`` locked with its user, if still owed (unsent, not too old);
+    else None."""
+    return (model._default_manager.select_for_update().select_related("user")
+            .filter(pk=mail_id, sent_at__isnull=True,
+                    created_at__gte=timezone.now() - owed_for).first())
+
+
+def _mail_sent(owed: Any) -> None:
+    # marked after the send: a send that fails is retried, one that succeeds is not repeated
+    owed.sent_at = timezone.now()
+    owed.save(update_fields=["sent_at"])
 
 
 def user_activate(*, uidb64: str, token: str) -> Any | None:
@@ -159,23 +223,15 @@ def password_reset_mails_send(mail_ids: Iterable[int]) -> int:
 def password_reset_mails_owed_send(*, older_than: timedelta) -> list[int]:
     """The sweep: send again each reset mail owed for longer than ``older_than`` (and less than
     RESET_MAIL_OWED_FOR); forget the rows older than RESET_MAIL_KEPT_FOR."""
-    now = timezone.now()
-    PasswordResetMail.objects.filter(created_at__lt=now - RESET_MAIL_KEPT_FOR).delete()
-    owed = list(PasswordResetMail.objects.filter(
-        sent_at__isnull=True, created_at__lte=now - older_than,
-        created_at__gte=now - RESET_MAIL_OWED_FOR,
-    ).order_by("created_at").values_list("pk", flat=True)[:500])
-    password_reset_mails_send(owed)
-    return owed
+    return _owed_mails_send(PasswordResetMail, password_reset_mails_send, older_than=older_than,
+                            owed_for=RESET_MAIL_OWED_FOR, kept_for=RESET_MAIL_KEPT_FOR)
 
 
 def password_reset_mail_send(*, mail_id: int) -> bool:
     """Send one owed reset mail with a fresh one-time link; once only. False when it was sent
     already, is too old, or the account can no longer reset its password."""
     with transaction.atomic():
-        owed = (PasswordResetMail.objects.select_for_update().select_related("user")
-                .filter(pk=mail_id, sent_at__isnull=True,
-                        created_at__gte=timezone.now() - RESET_MAIL_OWED_FOR).first())
+        owed = _owed_mail(PasswordResetMail, mail_id, owed_for=RESET_MAIL_OWED_FOR)
         if owed is None:
             return False
         user = owed.user
@@ -192,9 +248,7 @@ def password_reset_mail_send(*, mail_id: int) -> bool:
         send_mail(subject=subject,
                   message=render_to_string("registration/password_reset_email.html", context),
                   from_email=None, recipient_list=[user.email])
-        # marked after the send: a send that fails is retried, one that succeeds is not repeated
-        owed.sent_at = timezone.now()
-        owed.save(update_fields=["sent_at"])
+        _mail_sent(owed)
         return True
 
 

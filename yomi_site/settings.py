@@ -342,6 +342,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.notification_emails_owed_send_task",
         "schedule": YOMI_SWEEP_INTERVAL,
     },
+    # sign-up confirmation mails still owed after a broker or mail outage (issue 31)
+    "confirmation-mails-owed": {
+        "task": "accounts.tasks.confirmation_mails_owed_send_task",
+        "schedule": YOMI_SWEEP_INTERVAL,
+    },
     # password-reset mails still owed after a broker or mail outage (issue 31)
     "password-reset-mails-owed": {
         "task": "accounts.tasks.password_reset_mails_owed_send_task",
