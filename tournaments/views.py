@@ -162,27 +162,30 @@ def entrant_invitation_answer(
     return _back(entrant.event)
 
 
+def _entrant_change(request: HttpRequest, slug: str, pk: int,
+                    change: Callable[..., object], done: str) -> Entrant:
+    """Make the registration service ``change`` for the user on the event's entrant ``pk`` and
+    say so (``done`` follows the entrant's name), or say why it was refused; the entrant."""
+    entrant = get_object_or_404(Entrant, pk=pk, event__slug=slug)
+    try:
+        change(entrant=entrant, actor=request.user)
+        messages.success(request, f"{entrant.name} {done}")
+    except TournamentError as exc:
+        messages.error(request, exc.message)
+    return entrant
+
+
 @login_required
 @require_POST
 def entrant_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    entrant = get_object_or_404(Entrant, pk=pk, event__slug=slug)
-    try:
-        registration.entrant_withdraw(entrant=entrant, actor=request.user)
-        messages.success(request, f"{entrant.name} has withdrawn.")
-    except TournamentError as exc:
-        messages.error(request, exc.message)
+    entrant = _entrant_change(request, slug, pk, registration.entrant_withdraw, "has withdrawn.")
     return _back(entrant.event)
 
 
 @login_required
 @require_POST
 def entrant_check_in(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    entrant = get_object_or_404(Entrant, pk=pk, event__slug=slug)
-    try:
-        registration.entrant_check_in(entrant=entrant, actor=request.user)
-        messages.success(request, f"{entrant.name} is checked in.")
-    except TournamentError as exc:
-        messages.error(request, exc.message)
+    entrant = _entrant_change(request, slug, pk, registration.entrant_check_in, "is checked in.")
     if request.POST.get("from") == "entrants":
         # the organizer checks entrants in one after another from the entrants page: back
         # there, not to the event page (one page load per entrant, not two)
