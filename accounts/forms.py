@@ -27,6 +27,10 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         fields = ("username", "email", "display_name")
 
 
+class ConfirmationResendForm(forms.Form):
+    email = forms.EmailField(help_text="The address you signed up with.")
+
+
 class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=64)
     country = forms.ChoiceField(choices=[("", "—")], required=False)

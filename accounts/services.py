@@ -86,6 +86,23 @@ def user_sign_up(*, username: str, email: str, password: str, display_name: str,
     return user
 
 
+def confirmation_mail_queue(*, email: str, site_url: str = "") -> int:
+    """Owe a new confirmation mail to the account with this address that still waits for its
+    first confirmation (inactive and never logged in: its mail was lost or its link expired,
+    and its username and address stay taken until it is confirmed); how many are owed (0 or 1).
+    Sent after the commit by the workers, like the first one; the caller says the same thing
+    whether such an account exists or not."""
+    users = [u for u in get_user_model()._default_manager.filter(
+        email__iexact=email.strip(), is_active=False, last_login__isnull=True)
+        if _same_address(email.strip(), u.email)]
+    with transaction.atomic():
+        ids = [ConfirmationMail.objects.create(
+            user=u, site_url=site_url or settings.YOMI_SITE_URL).pk for u in users]
+        if ids:
+            transaction.on_commit(lambda: confirmation_mails_send(ids))
+    return len(ids)
+
+
 # A confirmation mail still owed after this long is dropped by the sweep (whoever signed up has
 # given up or asked for help); rows are deleted after CONFIRMATION_MAIL_KEPT_FOR (they hold no
 # secret: the token is made when the mail is sent).

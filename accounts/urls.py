@@ -6,6 +6,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.sign_up, name="signup"),
+    path("confirm/resend/", views.confirmation_resend, name="confirmation-resend"),
     path("activate/<str:uidb64>/<str:token>/", views.activate, name="activate"),
     path("profile/", views.profile, name="profile"),
     path("tokens/", views.api_tokens, name="api-tokens"),

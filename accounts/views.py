@@ -11,8 +11,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from accounts import selectors, services
-from accounts.forms import ApiTokenForm, ProfileForm, SignUpForm
-from matches.ratelimits import rate_limit_hit
+from accounts.forms import ApiTokenForm, ConfirmationResendForm, ProfileForm, SignUpForm
+from matches.ratelimits import name_key, rate_limit_hit
 
 
 def _form_errors(form: object, exc: ValidationError) -> None:
@@ -61,6 +61,34 @@ def sign_up(request: HttpRequest) -> HttpResponse:
                 return render(request, "accounts/signup_done.html", {"email": user.email})
         status = 400
     return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def confirmation_resend(request: HttpRequest) -> HttpResponse:
+    """Ask for the confirmation mail again (the first was lost, or its link expired): counted
+    per address and per e-mail address asked for; the answer is the same whether an account
+    waits for that address or not."""
+    form = ConfirmationResendForm(request.POST or None)
+    if request.method == "POST":
+        for name, key in (("resend_ip", "ip"), ("resend_email", name_key("email"))):
+            limited = rate_limit_hit(request, name=name, key=key)
+            if limited is not None:
+                form = ConfirmationResendForm()
+                form.cleaned_data = {}  # not validated: nothing about the address is said
+                form.add_error(None, f"Too many confirmation mails asked for (limit "
+                                     f"{limited.rate}); try again in {limited.retry_after} "
+                                     "seconds.")
+                response = render(request, "accounts/confirmation_resend.html", {"form": form},
+                                  status=429)
+                response["Retry-After"] = str(limited.retry_after)
+                return response
+        if form.is_valid():
+            services.confirmation_mail_queue(email=form.cleaned_data["email"],
+                                             site_url=request.build_absolute_uri("/"))
+            return render(request, "accounts/confirmation_resend_done.html",
+                          {"email": form.cleaned_data["email"]})
+        return render(request, "accounts/confirmation_resend.html", {"form": form}, status=400)
+    return render(request, "accounts/confirmation_resend.html", {"form": form})
 
 
 def activate(request: HttpRequest, uidb64: str, token: str) -> HttpResponse:

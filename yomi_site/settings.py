@@ -288,6 +288,8 @@ YOMI_RATE_LIMITS = {
     "signup_ip": os.environ.get("YOMI_RATE_SIGNUP_IP", "10/h"),
     "reset_ip": os.environ.get("YOMI_RATE_RESET_IP", "10/h"),
     "reset_email": os.environ.get("YOMI_RATE_RESET_EMAIL", "3/h"),
+    "resend_ip": os.environ.get("YOMI_RATE_RESEND_IP", "10/h"),
+    "resend_email": os.environ.get("YOMI_RATE_RESEND_EMAIL", "3/h"),
 }
 # A room's websocket (rooms.guards, docs/security.md): messages per connection and per address,
 # connections opened per address. A connection's count is in its ASGI process's memory; an
