@@ -40,7 +40,7 @@ def _game_mismatches(n: int) -> tuple[tuple[int, str, object, object], ...]:
     # the log goes through text and back: the verdict is the game's own result and position
     verdict, turns = replayed(text, detailed=n < DETAILED)
     got = record_of(game, text, detailed=n < DETAILED, verdict=verdict, turns=turns)
-    out = []
+    out: list[tuple[int, str, object, object]] = []
     claimed = (got["winner"], got["how"], got["turns"], got["position"])
     replayed_result = None if verdict.final is None else (
         verdict.final["winner"], verdict.final["how"], verdict.final["turns"],
@@ -217,8 +217,8 @@ def test_cli_round_trip_for_every_character_pair(tmp_path, capsys) -> None:  # t
     built anew each call, cost as much as a sixth of the test when called per file."""
     from rules_engine.cli import main
 
-    failures = []
-    files = []
+    failures: list[tuple[object, ...]] = []
+    files: list[str] = []
     for i, (p1, p2) in enumerate(PAIRS):
         out = tmp_path / f"{p1}-{p2}.json"
         played = main(["play", "--p1", p1, "--p2", p2, "--seed", str(i), "--bot",
