@@ -146,12 +146,15 @@ def test_it_takes_a_clearly_winning_option__NC_3() -> None:
 
 
 def _combat_won(seed: int, bot: StrongBot) -> bool:
-    """At the first C1 of seed ``seed``, with the opponent's deck put into its hand (its unseen
-    cards are then exactly its hand: anyone can work it out), the strong bot commits against
-    the greedy bot's commit; the combat is played to its C6 result. Did the strong bot win?"""
+    """At the first C1 of seed ``seed``, with the opponent's deck put into its discard pile
+    (public: its unseen cards are then exactly its hand, anyone can work it out), the strong
+    bot commits against the greedy bot's commit; the combat is played to its C6 result. Did
+    the strong bot win? (The deck went to the discard pile, not into the hand: with 54 known
+    cards the bot's follow-up plans for the opponent cost seconds a decision, and the model
+    is the same with the 7.)"""
     game = _at_first_commit(seed)
     opp = game.state(PlayerId.P2)
-    opp.hand.extend(opp.deck)
+    opp.discard.extend(opp.deck)
     opp.deck.clear()
     mine = bot.choose(game, PlayerId.P1, game.legal_actions(PlayerId.P1))
     greedy = GreedyBot(seed)
@@ -165,12 +168,14 @@ def _combat_won(seed: int, bot: StrongBot) -> bool:
 
 
 def test_its_opponent_model_answers_the_greedy_bot() -> None:
-    """Given 30 C1 positions where the opponent's hand can be worked out from the public zones
+    """Given 100 C1 positions where the opponent's hand can be worked out from the public zones
     (its deck is empty), when the strong bot commits against the greedy bot, then it wins the
-    combat almost always (it predicts the greedy pick, GreedyBot.commit_score, and answers
-    it), and clearly more often than the equilibrium alone (no model: trust 0)."""
-    seeds = range(30)
+    combat at least 4 times in 5 (it predicts the greedy pick, GreedyBot.commit_score, and
+    answers it), and clearly more often than the equilibrium alone (no model: trust 0). A
+    model that predicts the greedy bot's worst or third-best pick, or none, wins about half as
+    often (checked by breaking ``StrongBot._model``: 23, 45 and 41 wins of 100, against 85)."""
+    seeds = range(100)
     modelled = sum(_combat_won(s, StrongBot(s)) for s in seeds)
     equilibrium = sum(_combat_won(s, StrongBot(s, trust=0.0, safety=1.0)) for s in seeds)
-    assert modelled >= 27
-    assert modelled >= equilibrium + 5
+    assert modelled >= 80
+    assert modelled >= equilibrium + 25

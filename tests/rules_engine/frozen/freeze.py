@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from rules_engine.cards import characters
 from rules_engine.game import Game
-from rules_engine.replay import replay
+from rules_engine.log import parse_log
+from rules_engine.replay import Verdict, replay
 from rules_engine.selfplay import play_game
-from rules_engine.timeline import timeline
+from rules_engine.timeline import replay_observed, timeline
 
 HERE = Path(__file__).parent
 FROZEN = HERE / "selfplay.json"
@@ -35,6 +37,13 @@ DETAILED = 300
 def pairs() -> list[tuple[str, str]]:
     ids = sorted(characters())
     return [(a, b) for a in ids for b in ids]
+
+
+@cache
+def frozen_games() -> list[dict[str, Any]]:
+    """The frozen record of each of the 2,000 games (read once)."""
+    games: list[dict[str, Any]] = json.loads(FROZEN.read_text(encoding="utf-8"))["games"]
+    return games
 
 
 def digest(data: Any) -> str:
@@ -53,7 +62,21 @@ def game_record(n: int) -> dict[str, Any]:
     return record_of(game, log.dumps(), detailed=n < DETAILED)
 
 
-def record_of(game: Game, text: str, *, detailed: bool) -> dict[str, Any]:
+def replayed(text: str, *, detailed: bool) -> tuple[Verdict, list[dict[str, Any]] | None]:
+    """The verdict of the log ``text`` and, when ``detailed``, its timeline (as dicts), from one
+    replay: the timeline's replay (``replay_observed``, the judge's) gives ``replay``'s own
+    verdict, so a detailed game is not replayed once for each."""
+    if not detailed:
+        return replay(text), None
+    verdict, _, turns = replay_observed(parse_log(text))
+    return verdict, [t.to_dict() for t in turns]
+
+
+def record_of(game: Game, text: str, *, detailed: bool,
+              verdict: Verdict | None = None,
+              turns: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Game ``game``'s record; ``verdict`` and ``turns``, when given, are those of its log
+    ``text`` (:func:`replayed`), else it is replayed here."""
     assert game.outcome is not None
     record: dict[str, Any] = {
         "winner": None if game.outcome.winner is None else game.outcome.winner.name,
@@ -62,8 +85,10 @@ def record_of(game: Game, text: str, *, detailed: bool) -> dict[str, Any]:
         "position": game.fingerprint(),
     }
     if detailed:
-        record["verdict"] = verdict_digest(replay(text).to_dict())
-        record["timeline"] = digest([t.to_dict() for t in timeline(text)])
+        if verdict is None or turns is None:
+            verdict, turns = replayed(text, detailed=True)
+        record["verdict"] = verdict_digest(verdict.to_dict())
+        record["timeline"] = digest(turns)
     return record
 
 
