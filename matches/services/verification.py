@@ -128,7 +128,7 @@ def _timeline_encoded(turns: list[dict[str, Any]]) -> list[str]:
     return [json.dumps(turns[i:i + size]) for i in range(0, len(turns), size)]
 
 
-class _EncodedJSONField(JSONField):  # type: ignore[type-arg]
+class _EncodedJSONField(JSONField):
     """A ``JSONField`` whose values are already JSON text (``_timeline_encoded``): sent as the
     field sends the text it encodes, a ``jsonb`` parameter on PostgreSQL, the text elsewhere."""
 
