@@ -13,6 +13,7 @@ again. An illegal log is a stored result, never an exception to retry.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import traceback
@@ -24,6 +25,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import F, JSONField, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from matches import engine
 from matches.bulk import rows_update
@@ -103,21 +105,35 @@ def _gave_up_verdict(attempts: int) -> dict[str, Any]:
 @dataclass
 class _Judged:
     """A run's verdict and stored analyses, computed outside any transaction. The timeline is
-    ``turns``, or, when ``timeline_of`` names an earlier run of the same log and engine release,
-    that run's stored timeline (``turn_count`` turns), copied in the database."""
+    ``timeline``, the JSON text of each of its ``TimelineChunk`` rows (``turn_count`` turns in
+    all), or, when ``timeline_of`` names an earlier run of the same log and engine release,
+    that run's stored timeline, copied in the database."""
 
     run: VerificationRun
     match_id: int
     verdict: dict[str, Any]
     duration_ms: int | None
-    turns: list[dict[str, Any]] = field(default_factory=list)
+    timeline: list[str] = field(default_factory=list)
     board: dict[str, Any] | None = None
     timeline_of: int | None = None
-    reused_turn_count: int = 0
+    turn_count: int = 0
 
-    @property
-    def turn_count(self) -> int:
-        return len(self.turns) if self.timeline_of is None else self.reused_turn_count
+
+def _timeline_encoded(turns: list[dict[str, Any]]) -> list[str]:
+    """The JSON text of each ``TimelineChunk`` of a timeline, as ``JSONField`` would write it
+    (``json.dumps``), made as soon as the log is judged: a chunk keeps one string per row
+    until it is stored, not thousands of dicts a log, which the garbage collector's full
+    collections walked again and again while the rest of the chunk was replayed."""
+    size = TimelineChunk.TURNS_PER_CHUNK
+    return [json.dumps(turns[i:i + size]) for i in range(0, len(turns), size)]
+
+
+class _EncodedJSONField(JSONField):
+    """A ``JSONField`` whose values are already JSON text (``_timeline_encoded``): sent as the
+    field sends the text it encodes, a ``jsonb`` parameter on PostgreSQL, the text elsewhere."""
+
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        return Jsonb(value, dumps=str) if connection.vendor == "postgresql" else value
 
 
 @dataclass(frozen=True)
@@ -170,12 +186,16 @@ def _judge(run: VerificationRun, text: str, match_id: int,
             return _Judged(run, match_id, json_storable_from(text, verdict),
                            round((time.perf_counter() - started) * 1000),
                            board=analysed.board, timeline_of=analysed.run_id,
-                           reused_turn_count=analysed.turn_count)
+                           turn_count=analysed.turn_count)
     judgement = _engine_judgement(text)
     duration_ms = round((time.perf_counter() - started) * 1000)
+    turns = json_storable_from(text, judgement.turns)
+    try:
+        timeline = _timeline_encoded(turns)
+    except ValueError as exc:  # not storable JSON: what storing it would have ended in
+        return _Judged(run, match_id, _storage_error_verdict(exc), duration_ms)
     return _Judged(run, match_id, json_storable_from(text, judgement.verdict), duration_ms,
-                   json_storable_from(text, judgement.turns),
-                   json_storable_from(text, judgement.board))
+                   timeline, json_storable_from(text, judgement.board), turn_count=len(turns))
 
 
 def _engine_verdict(text: str) -> dict[str, Any] | None:
@@ -187,14 +207,13 @@ def _engine_verdict(text: str) -> dict[str, Any] | None:
         return None
 
 
-def _timeline_chunks(run_id: int, turns: list[dict[str, Any]]) -> list[TimelineChunk]:
+def _timeline_chunks(run_id: int, timeline: list[str]) -> list[TimelineChunk]:
     # Each chunk's turns as an expression: ``bulk_create`` then writes plain VALUES rows.
     # Its UNNEST form (literal values, Django 5.2 on PostgreSQL) sends the JSON inside a text
     # array, escaping every quote with a Python regex: slower than the replay itself.
-    size = TimelineChunk.TURNS_PER_CHUNK
-    return [TimelineChunk(run_id=run_id, number=i // size,
-                          turns=Value(turns[i:i + size], output_field=JSONField()))
-            for i in range(0, len(turns), size)]
+    return [TimelineChunk(run_id=run_id, number=number,
+                          turns=Value(text, output_field=_EncodedJSONField()))
+            for number, text in enumerate(timeline)]
 
 
 def _timelines_copy(copies: list[tuple[int, int]]) -> None:
@@ -261,7 +280,7 @@ def _verdicts_store(judged: list[_Judged]) -> list[VerificationRun]:
             run.finished_at = now
             run.turn_count = j.turn_count
             run.board_before = j.board
-            chunks += _timeline_chunks(run.pk, j.turns)
+            chunks += _timeline_chunks(run.pk, j.timeline)
         _runs_update([j.run for j in stored], ["status", "verdict", "engine_version",
                                                "duration_ms", "finished_at", "turn_count",
                                                "board_before"])
