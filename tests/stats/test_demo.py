@@ -35,8 +35,11 @@ def demo(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[
             call_command("seed_demo", verbosity=0)  # commits: the on-commit work runs
             yield
         finally:
-            # what a transaction=True test does after itself: every table emptied
-            call_command("flush", interactive=False, verbosity=0)
+            # what a transaction=True test does after itself: every table emptied, the
+            # sequences left where they are (flush resets them by default: later tests got
+            # room ids used before in the process, and rooms/games.py's caches keyed by room
+            # id gave them another room's seats)
+            call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
 
 
 @pytest.fixture(autouse=True)
