@@ -1,32 +1,56 @@
 """The demo data (`manage.py seed_demo`): every mode and format, a played double elimination
-with verified logs, accounts that log in, pages that list it, and a second run changes nothing.
+with verified logs, accounts that log in, pages that list it, its verified games feed the
+statistics, and a second run changes nothing.
 
-The demo is built once for this module (it takes seconds): the `demo` fixture seeds inside a
-transaction that it rolls back when the module ends, and each test runs in its own savepoint
-inside it (`django_db`), so no test sees another's writes and no later module sees the demo.
+The demo is seeded ONCE for the suite, here (a seed costs about a minute of CPU: the statistics'
+checks and the site's checks of the demo lived in two files, each seeding it, and under
+pytest-xdist's ``--dist loadfile`` two files need not share a process, so they are one file).
+The `demo` fixture seeds it committed, as under `make run` (the statistics, ratings and odds
+follow each result after its commit); each test then runs in its own transaction, rolled back,
+so no test sees another's writes. When the module ends the fixture empties the tables, as a
+``transaction=True`` test does after itself (sequences NOT reset: a process keeps caches keyed
+by ids, rooms/games.py's, and an id given again would find another room's seats), so no other
+module sees the demo.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
 from django.core.management import call_command
-from django.db import transaction
-from django.test import override_settings
+from django.db.models import F
+from django.urls import reverse
 from pytest_django import DjangoDbBlocker
 
 from matches.models import Match, VerificationRun
+from stats.models import CharacterStat, GameRecord
+from tests.stats.helpers import snapshot
 from tournaments.models import Event, Game, PlayerRating, RatingHistory, Set, Stage
+
+
+def _seed_demo() -> None:
+    """seed_demo as on a development or demo site (issue 31: it runs only there): it is told it
+    is on one. (DEBUG itself stays off: with it on, committing tests saw a verification run
+    missing after the commit; not investigated yet, see the issue 31 report.)"""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("tournaments.management.commands.seed_demo.settings",
+                      SimpleNamespace(DEBUG=True))
+        call_command("seed_demo", verbosity=0)
 
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
-    with django_db_blocker.unblock(), transaction.atomic(), override_settings(DEBUG=True):
-        call_command("seed_demo", verbosity=0)
-        yield
-        transaction.set_rollback(True)
+    with django_db_blocker.unblock():
+        try:
+            _seed_demo()  # commits: the on-commit work runs
+            yield
+        finally:
+            # what a transaction=True test does after itself: every table emptied, the
+            # sequences left where they are
+            call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
 
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo")]
@@ -62,10 +86,13 @@ def test_seed_demo_covers_every_mode_and_format_and_is_idempotent() -> None:
     assert Event.objects.filter(status=Event.Status.FINISHED).count() >= 2
     assert Event.objects.filter(status=Event.Status.REGISTRATION).exists()
     assert PlayerRating.objects.count() > 0
-    # a second run adds, changes and removes nothing, in any table of the three apps
-    call_command("seed_demo", verbosity=0)
+    # a second run adds, changes and removes nothing, in any table of the three apps, nor in
+    # the statistics
+    counted = snapshot()
+    _seed_demo()
     assert _row_counts() == first_counts
     assert _state() == first_state
+    assert snapshot() == counted
 
 
 def test_demo_organizer_can_log_in(client) -> None:
@@ -181,3 +208,50 @@ def test_seed_demo_refuses_to_run_with_debug_off(settings) -> None:
     with pytest.raises(CommandError, match="only with DEBUG=1"):
         call_command("seed_demo", verbosity=0)
     assert get_user_model().objects.count() == users
+
+
+def test_seed_demo_fills_the_statistics(client) -> None:
+    from_logs = Match.objects.filter(status=Match.Status.CONFIRMED,
+                                     result_source=Match.ResultSource.LOG)
+    assert from_logs.count() > 10
+    assert GameRecord.objects.count() == from_logs.count()
+    weekly = Event.objects.get(slug="fantasy-strike-weekly")
+    triple = Event.objects.get(slug="triple-threat-invitational")  # verified version-2 logs
+    assert GameRecord.objects.filter(event=triple).exists()
+    # Tag Team and Dramatic Battle: verified version-2 logs of four and three seats
+    teams = list(Event.objects.filter(slug__in=["tag-team-tuesday", "dramatic-battle-night"]))
+    assert all(GameRecord.objects.filter(event=e).exists() for e in teams)
+    assert GameRecord.objects.filter(event__in=[weekly, triple, *teams]).count() \
+        == from_logs.count()
+    assert CharacterStat.objects.filter(event_key=weekly.pk).exists()
+    chart = client.get(reverse("stats:matchups")).context["chart"]
+    # one-on-one: each Versus game and each Triple Threat bout, once for each character
+    versus_games = GameRecord.objects.filter(mode=Match.Mode.VERSUS).count()
+    bouts = sum(len(run.verdict["facts"]["bouts"]) for run in VerificationRun.objects.filter(
+        log__match__mode=Match.Mode.TRIPLE_THREAT, status=VerificationRun.Status.LEGAL,
+        log__match__result_log=F("log")))
+    assert bouts > GameRecord.objects.filter(mode=Match.Mode.TRIPLE_THREAT).count()
+    assert sum(r.games for r in chart.cells.values()) == 2 * (versus_games + bouts)
+
+
+def test_demo_player_page_has_results_placements_and_rating(client) -> None:
+    from django.db.models import Q
+
+    from matches.models import Player
+    from stats.models import GameSide
+    from tournaments.models import Entrant, Set
+
+    weekly = Event.objects.get(slug="fantasy-strike-weekly")
+    entrant = Entrant.objects.filter(event=weekly).order_by("seed").first()
+    player = Player.objects.get(entries__entrant=entrant)
+    stats = client.get(reverse("stats:player", args=[player.pk])).context["stats"]
+    assert stats.overall.games == GameSide.objects.filter(player=player,
+                                                          for_players=True).count() > 0
+    placement = next(p for p in stats.placements if p["event_slug"] == weekly.slug)
+    assert 1 <= placement["rank"] <= placement["entrants"] == weekly.entrants.count()
+    entrants = Entrant.objects.filter(members__player=player)
+    finished = Set.objects.filter(status=Set.Status.FINISHED).filter(
+        Q(entrant_a__in=entrants) | Q(entrant_b__in=entrants))
+    assert len(stats.results) == min(10, finished.count()) > 0
+    assert stats.rating is not None and len(stats.rating_history) == stats.rating.games
+
