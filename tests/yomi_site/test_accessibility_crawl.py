@@ -52,7 +52,8 @@ NOT_PAGES = {
     "simulations:job-create",  # the form is on the jobs page; this route takes its POST
     "rooms:character-card",  # a character's card data as JSON, drawn by the room's page
 }
-ANONYMOUS_ROUTES = {"login", "accounts:signup", "password_reset", "password_reset_done",
+ANONYMOUS_ROUTES = {"login", "accounts:signup", "accounts:confirmation-resend",
+                    "password_reset", "password_reset_done",
                     "password_reset_complete"}
 
 
@@ -209,6 +210,7 @@ def test_no_page_has_a_serious_or_critical_axe_violation(browser, live_server, s
     page = context.new_page()
     problems: dict[str, Any] = {}
     pages = {**ANONYMOUS, "password reset sent": reverse("password_reset_done"),
+             "confirmation mail again": reverse("accounts:confirmation-resend"),
              "password reset done": reverse("password_reset_complete")}
     for name, path in pages.items():
         response = page.goto(live_server.url + path)
