@@ -172,7 +172,7 @@ def smoke(work: Path, engine: str) -> None:
     with step("install the wheel into a new virtualenv"):
         # pip runs from here into the new environment (pip --python): nothing else is in it.
         # No byte-compiling of the 6,000 modules installed (17 s of CPU, two thirds of the
-        # install): the commands below compile the few hundred they import, once (their
+        # install): the commands below compile only those they import, once (their
         # environment, made afresh below, lets Python write the bytecode).
         run([python, "-m", "venv", "--without-pip", str(venv)])
         run([python, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
