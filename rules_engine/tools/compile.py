@@ -12,7 +12,8 @@ directory and moved into place, so a failed or interrupted build leaves no half-
 
 Some modules stay interpreted (a ``.py`` in the copy), each for the reason in
 :data:`INTERPRETED`. ``--if-stale`` does nothing when TARGET already holds the build of this
-source.
+source. The environment may set ``MYPYC_OPT_LEVEL`` (gcc's ``-O``, default 1),
+``MYPYC_DEBUG_LEVEL`` (``-g``, default 0) and ``COMPILE_JOBS`` (gcc processes at a time).
 """
 
 from __future__ import annotations
@@ -66,9 +67,60 @@ def modules(package: Path) -> list[Path]:
     return found
 
 
-def build(target: Path, opt_level: str = "1") -> int:
+# The build script run in the scratch directory (``python setup_mypyc.py build_ext --inplace``):
+# mypyc's own command line (``python -m mypyc``) writes one like it, but chooses neither
+# multi-file mode nor the number of gcc processes. Without multi-file mode mypyc writes one
+# 87 MB C file, which one gcc compiled alone in 372 s of CPU (1.6 GB of memory) at -O1 -g1, of
+# a 399 s build (mypy and mypyc themselves: about 20 s); in multi-file mode (a C file a module
+# and mypyc's runtime in its own files, all still linked into the one shared library) at -g0,
+# gcc takes 138 s in all and the build 159 s, the engine running the same instructions
+# (``bench-instructions``). The files are compiled ``jobs`` at a time, the largest first.
+SETUP_SCRIPT = """\
+import json
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+from setuptools import setup
+
+from distutils import ccompiler  # setuptools' copy, once setuptools is imported
+from mypyc.build import mypycify
+
+config = json.loads(sys.argv.pop(1))
+
+
+def compile_in_parallel(self, sources, output_dir=None, macros=None, include_dirs=None,
+                        debug=0, extra_preargs=None, extra_postargs=None, depends=None):
+    macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
+        output_dir, macros, include_dirs, sources, depends, extra_postargs)
+    cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
+    todo = sorted((obj for obj in objects if obj in build),
+                  key=lambda obj: -os.path.getsize(build[obj][0]))
+
+    def one(obj):
+        source, extension = build[obj]
+        self._compile(obj, source, extension, cc_args, extra_postargs, pp_opts)
+
+    with ThreadPoolExecutor(max(1, config["jobs"])) as pool:
+        list(pool.map(one, todo))
+    return objects
+
+
+ccompiler.CCompiler.compile = compile_in_parallel
+setup(name="rules_engine_compiled", ext_modules=mypycify(
+    config["modules"], opt_level=config["opt_level"], debug_level=config["debug_level"],
+    multi_file=True))
+"""
+
+
+def build(target: Path, opt_level: str = "1", debug_level: str = "0",
+          jobs: int | None = None) -> int:
     """Compile the engine's source into ``target`` (replacing what is there); the number of
-    modules compiled."""
+    modules compiled. ``opt_level`` is gcc's ``-O`` level (3 ran no faster than 1,
+    docs/performance.md); ``debug_level`` its ``-g`` level (0: no debug information, which
+    nothing reads and which made the shared library 16 MB instead of 10); ``jobs``: how many
+    gcc processes at a time (default: the CPUs this process may use; in CI the build runs
+    beside the suite at a lower priority, so it takes what the suite leaves)."""
     scratch = target.with_name(f"{target.name}.building-{os.getpid()}")
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(parents=True)
@@ -77,17 +129,21 @@ def build(target: Path, opt_level: str = "1") -> int:
         shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns(
             "__pycache__", "*.so", "*.pyd", COMPILED.name, f"{COMPILED.name}.*"))
         compiled = modules(package)
-        # opt level 1 builds the ~75 modules in about 3 minutes on 2 cores; 3 takes longer
-        env = {**os.environ, "MYPYC_OPT_LEVEL": opt_level}
-        subprocess.run([sys.executable, "-m", "mypyc",
-                        *(p.relative_to(scratch).as_posix() for p in compiled)],
-                       cwd=scratch, env=env, check=True, stdout=subprocess.DEVNULL)
+        config = {"modules": [p.relative_to(scratch).as_posix() for p in compiled],
+                  "opt_level": opt_level, "debug_level": debug_level,
+                  "jobs": jobs or len(os.sched_getaffinity(0))}
+        (scratch / "setup_mypyc.py").write_text(SETUP_SCRIPT, "utf-8")
+        subprocess.run([sys.executable, "setup_mypyc.py", json.dumps(config),
+                        "build_ext", "--inplace"],
+                       cwd=scratch, check=True, stdout=subprocess.DEVNULL)
         libraries = sorted(p.name.split(".")[0] for p in scratch.glob("*__mypyc.*")
                            if p.suffix in {".so", ".pyd"})
         if len(libraries) != 1:
             raise RuntimeError(f"expected one shared library from mypyc, found {libraries}")
-        for scrap in ("build", ".mypy_cache"):  # the C sources and objects, mypy's cache
+        # the C sources and objects, mypy's cache, the build script
+        for scrap in ("build", ".mypy_cache"):
             shutil.rmtree(scratch / scrap, ignore_errors=True)
+        (scratch / "setup_mypyc.py").unlink()
         # the rules the engine's tools read beside the package (cli: docs/rules), in a checkout
         docs = PACKAGE.parent / "docs"
         if docs.is_dir():
@@ -110,7 +166,9 @@ def main(argv: list[str]) -> int:
         print(f"the compiled engine in {target} is the build of this source: nothing to do")
         return 0
     started = time.monotonic()
-    count = build(target, os.environ.get("MYPYC_OPT_LEVEL", "1"))
+    jobs = os.environ.get("COMPILE_JOBS", "")
+    count = build(target, os.environ.get("MYPYC_OPT_LEVEL", "1"),
+                  os.environ.get("MYPYC_DEBUG_LEVEL", "0"), int(jobs) if jobs else None)
     print(f"compiled {count} modules of the engine into {target} in "
           f"{time.monotonic() - started:.0f} s")
     return 0
