@@ -88,9 +88,11 @@ class CombatSteps(ComboSteps):
         # C1: hidden simultaneous commits (GEN-5); an empty hand must declare no-card.
         # TG-7: the active seats; a character that came in by a hard tag plays no-card
         # (TAG-PU-2: no choice, so no event); a Training bot commits from its deck (TR-5)
-        pending = [ps.player for ps in self.actives
-                   if (ps.hand or self.mode.commits_from_deck(self, ps))
-                   and not self.mode.no_card_forced(self, ps)]
+        pending: list[PlayerId] = []  # (a loop: a comprehension is a function made per combat)
+        for ps in self.actives:
+            if (ps.hand or self.mode.commits_from_deck(self, ps)) \
+                    and not self.mode.no_card_forced(self, ps):
+                pending.append(ps.player)
         if self.diagnosing is not None:
             for ps in self.actives:
                 if not ps.hand:  # C1: an empty hand declares no-card
