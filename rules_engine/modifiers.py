@@ -130,12 +130,19 @@ class Modifiers:
     def any_for(self, kind: Kind[Any], seat: PlayerId) -> bool:
         """Whether some modifier of ``kind`` applies to ``seat`` (lets a caller that would fold
         every card of a zone skip the folds when none does)."""
-        return any(m.seat is seat for m in self._by_kind.get(kind, ()))
+        mods = self._by_kind.get(kind)
+        if mods is not None:  # (a loop: no generator made and run per question)
+            for m in mods:
+                if m.seat is seat:
+                    return True
+        return False
 
     def allowed(self, kind: Kind[bool], ps: PlayerState, subjects: Iterable[S]) -> list[S]:
         """The ``subjects`` a permission (``kind`` of bool) allows ``ps``: the fold of each,
         with one look-up for all of them (Power Up asks it of every card in hand)."""
-        mods = [m for m in self._by_kind.get(kind, ()) if m.seat is ps.player]
+        found = self._by_kind.get(kind)
+        # most kinds have no modifier in most games: no comprehension made for none
+        mods = [] if found is None else [m for m in found if m.seat is ps.player]
         if not mods:
             return list(subjects)
         out = []

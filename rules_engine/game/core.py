@@ -1057,7 +1057,9 @@ class GameCore:
         # its benched partner too (TG-8 c: Grave's Mental Toughness from the bench counters an
         # ability of either opposing player); the first that counters does
         theirs = self.table.opponents(owner.player)
-        for opp in (ps for ps in self.order() if ps.player in theirs):
+        for opp in self.order():  # (no generator made per ability)
+            if opp.player not in theirs:
+                continue
             rules = self.rules[opp.player]
             # CTR-8: the one counter policy (no Aces; innates by opt.innateCounters)
             refused = counters.refusal(self.ruleset, owner.character, ability, opp.character)
