@@ -910,10 +910,12 @@ class GameCore:
                                                  e.played_in_c10, s.seat))
                                for s in segments for e in s.entries])
                 points = sum([s.points for s in segments])
-            else:
-                combo = tuple([_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
-                                                 e.played_in_c10, None))
-                               for e in run.entries])
+            else:  # (a loop: no comprehension made per combo)
+                moves: list[PlayedMove] = []
+                for e in run.entries:
+                    moves.append(_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
+                                                   e.played_in_c10, None)))
+                combo = tuple(moves)
                 points = segments[0].points
         assists = self.mode.assists
         players = self.players
