@@ -160,7 +160,10 @@ class Modifiers:
         if not self._expiring:
             return
         for kind, mods in list(self._by_kind.items()):
-            kept = [m for m in mods if m.until is not until]
+            kept = []  # (a loop: no comprehension made per kind and expiry)
+            for m in mods:
+                if m.until is not until:
+                    kept.append(m)
             if kept:
                 self._by_kind[kind] = kept
             else:
@@ -179,8 +182,13 @@ class Modifiers:
         self._count_expiring()
 
     def _count_expiring(self) -> None:
-        self._expiring = sum(1 for mods in self._by_kind.values() for m in mods
-                             if m.until is not Expiry.NEVER)
+        never = Expiry.NEVER  # (a loop: no generator made per count)
+        expiring = 0
+        for mods in self._by_kind.values():
+            for m in mods:
+                if m.until is not never:
+                    expiring += 1
+        self._expiring = expiring
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_kind.values())

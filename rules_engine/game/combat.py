@@ -403,7 +403,10 @@ class CombatSteps(ComboSteps):
             m = ps.combat_move
             if m is None or not m.extra_aces or ps.kind == cb.NONE:
                 continue
-            aces = [c for c in ps.hand if c.is_ace]
+            aces: list[Card] = []  # (a loop: no comprehension made per Ace cost)
+            for c in ps.hand:
+                if c.is_ace:
+                    aces.append(c)
             if len(aces) >= m.extra_aces:
                 paid = yield from self.pay_aces(ps, m, "C3")
                 del paid
@@ -440,7 +443,10 @@ class CombatSteps(ComboSteps):
     def pay_aces(self, ps: PlayerState, m: Move, step: str) -> Generator[
             Decision, tuple[PlayerId, Action], tuple[Card, ...]]:
         """DP-4: the Ace player chooses which Aces pay (automatic when there is no choice)."""
-        aces = [c for c in ps.hand if c.is_ace]
+        aces: list[Card] = []  # (a loop: no comprehension made per payment)
+        for c in ps.hand:
+            if c.is_ace:
+                aces.append(c)
         if len(aces) == m.extra_aces:
             paid = tuple(aces)
         else:

@@ -164,7 +164,9 @@ class ComboSteps(PowerUpSteps):
         if self._tagged(winner):  # TAGS hook: each character's own chains (OQ-15)
             chains = segment_chains(self, run)
         else:
-            moves = [e.move for e in self.combo]
+            moves: list[Move] = []  # (a loop: no comprehension made per combo)
+            for e in self.combo:
+                moves.append(e.move)
             chains = [] if run.hit_back and not run.full_combo else cb.chain_lengths(
                 moves, self.rules[winner.player].chains_any_order)
             winner.chains.extend(chains)

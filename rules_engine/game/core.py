@@ -369,8 +369,12 @@ class GameCore:
         """The moves of this combat's combo that ``ps`` played itself, in order: its own
         segments. A tag (TAG-CONT, TAG-SUPER) or an assist (AS-11) puts another seat's moves
         in the same combo, and their cards come from that seat's deck, not ``ps``'s."""
-        return [e for seg in self.combat.run.segments if seg.seat is ps.player
-                for e in seg.entries]
+        own: list[ComboEntry] = []  # (a loop: no comprehension made per question)
+        seat = ps.player
+        for seg in self.combat.run.segments:
+            if seg.seat is seat:
+                own.extend(seg.entries)
+        return own
 
     @property
     def combos(self) -> list[ComboRecord]:
