@@ -243,7 +243,10 @@ class ComboSteps(PowerUpSteps):
         makes several seats' segments (TAG-CONT, TAG-SUPER)."""
         run = self.combat.run
         if not self._tagged(ps):
-            return [(ps, e) for e in run.entries]
+            pairs: list[tuple[PlayerState, ComboEntry]] = []  # (a loop: no comprehension)
+            for e in run.entries:
+                pairs.append((ps, e))
+            return pairs
         return [(self.players[seg.seat], e) for seg in run.segments for e in seg.entries]
 
     def _tagged(self, ps: PlayerState) -> bool:
