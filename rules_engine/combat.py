@@ -226,10 +226,15 @@ def chain_lengths(moves: Sequence[Move], any_order: bool = False) -> list[int]:
 
 def chain_reward(lengths: Iterable[int], ruleset: Ruleset) -> int:
     """CH-4 / CH-7: reward = min(length, 6) - 2 for chains of 3+; LONGEST or SUM over a turn."""
-    rewards = [min(n, 6) - 2 for n in lengths if n >= 3]
-    if not rewards:
-        return 0
-    return max(rewards) if ruleset.chainReward is ChainReward.LONGEST else sum(rewards)
+    # (a loop, not a list of the rewards: asked at every Power Up, mostly of no chain)
+    longest = total = 0
+    for n in lengths:
+        if n >= 3:
+            reward = min(n, 6) - 2
+            total += reward
+            if reward > longest:
+                longest = reward
+    return longest if ruleset.chainReward is ChainReward.LONGEST else total
 
 
 def set_key(c: Card) -> object:

@@ -130,12 +130,19 @@ class Modifiers:
     def any_for(self, kind: Kind[Any], seat: PlayerId) -> bool:
         """Whether some modifier of ``kind`` applies to ``seat`` (lets a caller that would fold
         every card of a zone skip the folds when none does)."""
-        return any(m.seat is seat for m in self._by_kind.get(kind, ()))
+        mods = self._by_kind.get(kind)
+        if mods is not None:  # (a loop: no generator made and run per question)
+            for m in mods:
+                if m.seat is seat:
+                    return True
+        return False
 
     def allowed(self, kind: Kind[bool], ps: PlayerState, subjects: Iterable[S]) -> list[S]:
         """The ``subjects`` a permission (``kind`` of bool) allows ``ps``: the fold of each,
         with one look-up for all of them (Power Up asks it of every card in hand)."""
-        mods = [m for m in self._by_kind.get(kind, ()) if m.seat is ps.player]
+        found = self._by_kind.get(kind)
+        # most kinds have no modifier in most games: no comprehension made for none
+        mods = [] if found is None else [m for m in found if m.seat is ps.player]
         if not mods:
             return list(subjects)
         out = []
@@ -153,7 +160,10 @@ class Modifiers:
         if not self._expiring:
             return
         for kind, mods in list(self._by_kind.items()):
-            kept = [m for m in mods if m.until is not until]
+            kept = []  # (a loop: no comprehension made per kind and expiry)
+            for m in mods:
+                if m.until is not until:
+                    kept.append(m)
             if kept:
                 self._by_kind[kind] = kept
             else:
@@ -172,8 +182,13 @@ class Modifiers:
         self._count_expiring()
 
     def _count_expiring(self) -> None:
-        self._expiring = sum(1 for mods in self._by_kind.values() for m in mods
-                             if m.until is not Expiry.NEVER)
+        never = Expiry.NEVER  # (a loop: no generator made per count)
+        expiring = 0
+        for mods in self._by_kind.values():
+            for m in mods:
+                if m.until is not never:
+                    expiring += 1
+        self._expiring = expiring
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_kind.values())

@@ -408,7 +408,11 @@ class OneCardCounterRules(CharacterRules):
     def can_counter(self, ctx: AbilityContext, ps: PlayerState, ability: str) -> bool:
         """CTR-1: a card of the counter's rank in hand (Aces, Jokers and innates are never
         offered to counters)."""
-        return any(c.rank is self.COUNTER_RANK for c in ps.hand)
+        rank = self.COUNTER_RANK
+        for c in ps.hand:  # noqa: SIM110 (a loop: any() would make a generator per ability)
+            if c.rank is rank:
+                return True
+        return False
 
     def counter_options(self, ctx: AbilityContext, ps: PlayerState,
                         ability: str) -> list[Action]:

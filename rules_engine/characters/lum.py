@@ -68,6 +68,8 @@ ROLL_KNOCKDOWN, ROLL_RETURN = "knockdown", "return"
 DEAL, STOP = "deal", "stop"
 STRAIGHT, FLUSH, FULL_HOUSE, FOUR = "straight", "flush", "full_house", "four_of_a_kind"
 EFFECTS = (STRAIGHT, FLUSH, FULL_HOUSE, FOUR)
+# the effects a roll may give, holding an Ace and not (FOUR wants an Ace)
+_USABLE = {True: list(EFFECTS), False: [e for e in EFFECTS if e != FOUR]}
 SEARCH = "search"
 ROLL_HEAL = 4
 ROLL_SLOWER = 40  # "4 speed slower" (tenths)
@@ -355,11 +357,14 @@ class LumRules(CharacterRules):
                        shown: Sequence[Card]) -> list[str]:
         got, straight_flush = poker_effects([*top, *shown])
         ace = ps.holds(Rank.ACE)
-        usable = [e for e in EFFECTS if e != FOUR or ace]
+        usable = _USABLE[ace]  # (read, never changed: no comprehension made per roll)
+        found: list[str] = []
+        for e in usable:
+            if e in got:
+                found.append(e)
         if straight_flush:
-            return [e for e in usable if e in got] + [
-                f"{a}+{b}" for a, b in combinations(usable, 2)]
-        return [e for e in usable if e in got]
+            return found + [f"{a}+{b}" for a, b in combinations(usable, 2)]
+        return found
 
     def check(self, ctx: AbilityContext, ps: PlayerState, window: str, action: Action) -> None:
         if not isinstance(action, UseAbility) or action.ability not in (ROLL, JACKPOT, POKER):

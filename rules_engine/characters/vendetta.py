@@ -63,7 +63,11 @@ def _distinct(cards: Sequence[Card]) -> list[Card]:
 
 def has_dodge(ps: PlayerState, c: Card) -> bool:
     """``c`` is a dodge for Acrobatics' cost: one of its ends is a dodge."""
-    return any(m.type is MoveType.DODGE for m in ps.character.moves_of(c))
+    dodge = MoveType.DODGE
+    for m in ps.character.moves_of(c):  # noqa: SIM110 (a loop: any() makes a generator)
+        if m.type is dodge:
+            return True
+    return False
 
 
 def carrion_returns(ps: PlayerState, opp: PlayerState, winner: PlayerState | None) -> bool:

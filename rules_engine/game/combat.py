@@ -88,9 +88,11 @@ class CombatSteps(ComboSteps):
         # C1: hidden simultaneous commits (GEN-5); an empty hand must declare no-card.
         # TG-7: the active seats; a character that came in by a hard tag plays no-card
         # (TAG-PU-2: no choice, so no event); a Training bot commits from its deck (TR-5)
-        pending = [ps.player for ps in self.actives
-                   if (ps.hand or self.mode.commits_from_deck(self, ps))
-                   and not self.mode.no_card_forced(self, ps)]
+        pending: list[PlayerId] = []  # (a loop: a comprehension is a function made per combat)
+        for ps in self.actives:
+            if (ps.hand or self.mode.commits_from_deck(self, ps)) \
+                    and not self.mode.no_card_forced(self, ps):
+                pending.append(ps.player)
         if self.diagnosing is not None:
             for ps in self.actives:
                 if not ps.hand:  # C1: an empty hand declares no-card
@@ -401,7 +403,10 @@ class CombatSteps(ComboSteps):
             m = ps.combat_move
             if m is None or not m.extra_aces or ps.kind == cb.NONE:
                 continue
-            aces = [c for c in ps.hand if c.is_ace]
+            aces: list[Card] = []  # (a loop: no comprehension made per Ace cost)
+            for c in ps.hand:
+                if c.is_ace:
+                    aces.append(c)
             if len(aces) >= m.extra_aces:
                 paid = yield from self.pay_aces(ps, m, "C3")
                 del paid
@@ -438,7 +443,10 @@ class CombatSteps(ComboSteps):
     def pay_aces(self, ps: PlayerState, m: Move, step: str) -> Generator[
             Decision, tuple[PlayerId, Action], tuple[Card, ...]]:
         """DP-4: the Ace player chooses which Aces pay (automatic when there is no choice)."""
-        aces = [c for c in ps.hand if c.is_ace]
+        aces: list[Card] = []  # (a loop: no comprehension made per payment)
+        for c in ps.hand:
+            if c.is_ace:
+                aces.append(c)
         if len(aces) == m.extra_aces:
             paid = tuple(aces)
         else:

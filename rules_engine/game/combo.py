@@ -164,7 +164,9 @@ class ComboSteps(PowerUpSteps):
         if self._tagged(winner):  # TAGS hook: each character's own chains (OQ-15)
             chains = segment_chains(self, run)
         else:
-            moves = [e.move for e in self.combo]
+            moves: list[Move] = []  # (a loop: no comprehension made per combo)
+            for e in self.combo:
+                moves.append(e.move)
             chains = [] if run.hit_back and not run.full_combo else cb.chain_lengths(
                 moves, self.rules[winner.player].chains_any_order)
             winner.chains.extend(chains)
@@ -241,7 +243,10 @@ class ComboSteps(PowerUpSteps):
         makes several seats' segments (TAG-CONT, TAG-SUPER)."""
         run = self.combat.run
         if not self._tagged(ps):
-            return [(ps, e) for e in run.entries]
+            pairs: list[tuple[PlayerState, ComboEntry]] = []  # (a loop: no comprehension)
+            for e in run.entries:
+                pairs.append((ps, e))
+            return pairs
         return [(self.players[seg.seat], e) for seg in run.segments for e in seg.entries]
 
     def _tagged(self, ps: PlayerState) -> bool:
@@ -347,18 +352,30 @@ class ComboSteps(PowerUpSteps):
                       rewound: tuple[int, ...] = ()) -> None:
         if not self.combo:
             return
-        total = sum(self._entry_damage(by, e) for by, e in self._by_seat(winner))
-        first = self.combo[0]
+        combo = self.combo
+        total = 0  # (loops: no comprehension or generator made per combo)
+        tagged = self._tagged(winner)
+        if tagged:
+            for by, e in self._by_seat(winner):
+                total += self._entry_damage(by, e)
+        else:  # one seat's combo (most): every move is the winner's
+            for e in combo:
+                total += self._entry_damage(winner, e)
+        cards: list[str] = []
+        pumps = 0
+        for e in combo:
+            cards.append(e.card.code)
+            pumps += len(e.pumps)
+        first = combo[0]
         if not first.played_in_c10:
             total += first.move.damage
         player, points = winner.player, winner.combo_points_spent
-        if self._tagged(winner):  # a tag: the team's combo, under the seat that began it
+        if tagged:  # a tag: the team's combo, under the seat that began it
             segments = self.combat.run.segments
             player, points = segments[0].seat, sum(seg.points for seg in segments)
         self.journal.record(ComboEnded(self.turn, self.step, ComboRecord(
-            turn=self.turn, player=player, cards=[e.card.code for e in self.combo],
-            moves=len(self.combo), points=points,
-            pumps=sum(len(e.pumps) for e in self.combo),
+            turn=self.turn, player=player, cards=cards, moves=len(combo), points=points,
+            pumps=pumps,
             damage=total - prevented, prevented=prevented, chains=chains,
             hit_back=self.combat.run.hit_back, rewound=rewound,
             chain_reward=cb.chain_reward(chains, self.ruleset) if chains else 0)))

@@ -369,8 +369,12 @@ class GameCore:
         """The moves of this combat's combo that ``ps`` played itself, in order: its own
         segments. A tag (TAG-CONT, TAG-SUPER) or an assist (AS-11) puts another seat's moves
         in the same combo, and their cards come from that seat's deck, not ``ps``'s."""
-        return [e for seg in self.combat.run.segments if seg.seat is ps.player
-                for e in seg.entries]
+        own: list[ComboEntry] = []  # (a loop: no comprehension made per question)
+        seat = ps.player
+        for seg in self.combat.run.segments:
+            if seg.seat is seat:
+                own.extend(seg.entries)
+        return own
 
     @property
     def combos(self) -> list[ComboRecord]:
@@ -910,10 +914,12 @@ class GameCore:
                                                  e.played_in_c10, s.seat))
                                for s in segments for e in s.entries])
                 points = sum([s.points for s in segments])
-            else:
-                combo = tuple([_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
-                                                 e.played_in_c10, None))
-                               for e in run.entries])
+            else:  # (a loop: no comprehension made per combo)
+                moves: list[PlayedMove] = []
+                for e in run.entries:
+                    moves.append(_new(PlayedMove, (e.card, e.move, tuple(e.pumps),
+                                                   e.played_in_c10, None)))
+                combo = tuple(moves)
                 points = segments[0].points
         assists = self.mode.assists
         players = self.players
@@ -1057,7 +1063,9 @@ class GameCore:
         # its benched partner too (TG-8 c: Grave's Mental Toughness from the bench counters an
         # ability of either opposing player); the first that counters does
         theirs = self.table.opponents(owner.player)
-        for opp in (ps for ps in self.order() if ps.player in theirs):
+        for opp in self.order():  # (no generator made per ability)
+            if opp.player not in theirs:
+                continue
             rules = self.rules[opp.player]
             # CTR-8: the one counter policy (no Aces; innates by opt.innateCounters)
             refused = counters.refusal(self.ruleset, owner.character, ability, opp.character)

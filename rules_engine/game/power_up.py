@@ -11,7 +11,7 @@ from rules_engine.actions import (
     PowerUp,
     Tag,
 )
-from rules_engine.cards import Card
+from rules_engine.cards import Card, Rank
 from rules_engine.errors import (
     RuleViolation,
 )
@@ -30,7 +30,13 @@ def _has_set(cards: list[Card]) -> bool:
     set of their own). Asked at every seat's Power Up: a rank repeats when the ranks are fewer
     than the cards (a Joker's rank is None, so the Jokers pair only with each other, as
     ``set_key`` groups them), without counting each group (tested equal to counting)."""
-    return len({c.rank for c in cards}) < len(cards)
+    ranks: set[Rank | None] = set()  # (a loop: no comprehension made per Power Up)
+    for c in cards:
+        rank = c.rank
+        if rank in ranks:
+            return True
+        ranks.add(rank)
+    return False
 
 
 class PowerUpSteps(GameCore):

@@ -284,8 +284,10 @@ class Game(Views):
             # T6: cleanup. K1 end-of-turn window, K2 hand limit, K3 expiry, K4 end check.
             yield from self.window("K1", "end_of_turn")
             self.step = "K1"
-            self.journal.record(TurnEnded(self.turn, "K1", tuple([ps.life for ps in self.players]),
-                                          self.initiative))  # (the life property, inlined)
+            players = self.players  # the life property, inlined (Versus: no comprehension)
+            self.journal.record(TurnEnded(
+                self.turn, "K1", (players[0].life, players[1].life) if len(players) == 2
+                else tuple([ps.life for ps in players]), self.initiative))
             hooked = self._hooked["at_end_of_turn"]
             if hooked:  # mandatory "at the end of the turn" text, INI-6
                 for ps in self.order():

@@ -4,6 +4,7 @@ per-game facts statistics read."""
 from __future__ import annotations
 
 import hashlib
+from operator import attrgetter
 
 from rules_engine.choices import Choices
 from rules_engine.game.combat import CombatSteps
@@ -11,6 +12,8 @@ from rules_engine.journal import Totals
 from rules_engine.table import Table
 from rules_engine.team import Mode
 from rules_engine.types import PlayerId
+
+_CODE = attrgetter("code")  # a card's code
 
 
 class Views(CombatSteps):
@@ -101,8 +104,9 @@ class Views(CombatSteps):
         """
         parts = [str(self.turn), self.step]
         for ps in self.players:
-            parts += [str(ps.life), ",".join(c.code for c in ps.hand),
-                      ",".join(c.code for c in ps.deck), ",".join(c.code for c in ps.discard),
+            # (the codes by map: no generator run per card of a zone)
+            parts += [str(ps.life), ",".join(map(_CODE, ps.hand)),
+                      ",".join(map(_CODE, ps.deck)), ",".join(map(_CODE, ps.discard)),
                       f"{ps.knocked_down}{ps.knockdown_next}"]
             if ps.face_up:  # only then: older positions keep their hashes
                 parts.append("face_up:" + ",".join(c.code for c in ps.face_up))
