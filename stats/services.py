@@ -54,9 +54,13 @@ def month_of(when: dt.datetime) -> dt.date:
 
 
 def _lock() -> StatsLock:
-    """Take the one lock row (created race-free on first use: INSERT ... ON CONFLICT DO NOTHING)."""
-    StatsLock.objects.bulk_create([StatsLock(pk=1)], ignore_conflicts=True)
-    return StatsLock.objects.select_for_update().get(pk=1)
+    """Take the one lock row (created race-free on first use: INSERT ... ON CONFLICT DO NOTHING;
+    once it exists, one query a sync)."""
+    lock = StatsLock.objects.select_for_update().filter(pk=1).first()
+    if lock is None:
+        StatsLock.objects.bulk_create([StatsLock(pk=1)], ignore_conflicts=True)
+        lock = StatsLock.objects.select_for_update().get(pk=1)
+    return lock
 
 
 # ------------------------------------------------------------------------- what counts
@@ -188,13 +192,19 @@ def _side_values(record: GameRecord) -> list[dict[str, Any]]:
     return list(GameSide.objects.filter(game=record).values())
 
 
+def _side_row(side: GameSide) -> dict[str, Any]:
+    """A side just written, as ``_side_values`` reads it back (without a query)."""
+    return {f.attname: getattr(side, f.attname) for f in GameSide._meta.concrete_fields}
+
+
 # ------------------------------------------------------------------------- the record
 
 
 def _record_create(
     match: Match, facts: GameFacts, *, event_id: int | None, fingerprint: str,
     played_at: dt.datetime,
-) -> GameRecord:
+) -> tuple[GameRecord, list[GameSide]]:
+    """The record and its sides (and combos), written."""
     month = month_of(played_at)
     record = GameRecord.objects.create(
         match=match, mode=match.mode, event_id=event_id, played_at=played_at, month=month,
@@ -240,7 +250,7 @@ def _record_create(
         )
         for c in facts.combos
     )
-    return record
+    return record, sides
 
 
 def game_record_sync(*, match_id: int) -> GameRecord | None:
@@ -281,12 +291,12 @@ def game_record_sync(*, match_id: int) -> GameRecord | None:
         record = None
         if facts is not None:
             assert match.result_log is not None
-            record = _record_create(
+            record, sides = _record_create(
                 match, facts, event_id=event_id, fingerprint=fingerprint,
                 played_at=match.result_log.created_at,
             )
-            for side in GameSide.objects.filter(game=record).values():
-                _side_deltas(side, 1, deltas)
+            for side in sides:
+                _side_deltas(_side_row(side), 1, deltas)
         _apply(deltas)
         return record
 
