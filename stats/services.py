@@ -177,15 +177,26 @@ def _apply(deltas: Deltas) -> None:
         if to_delete:
             model.objects.filter(pk__in=to_delete).delete()
         if to_update:
-            # The rows read above, written back in one statement: an insert of each row by its
-            # id that conflicts on it and so updates it (PostgreSQL and SQLite alike). One
-            # plain UPDATE a row was most of a game's sync (about 50 rows a Versus game, each
-            # its own query built and sent), and ``bulk_update``'s CASE of a WHEN per row and
-            # counter cost more still.
-            model.objects.bulk_create(to_update, update_conflicts=True, unique_fields=["id"],
-                                      update_fields=sorted(changed))
+            _rows_write(model, to_update, sorted(changed))
         if to_create:
             model.objects.bulk_create(to_create)
+
+
+def _rows_write(model: type[models.Model], rows: list[models.Model], names: list[str]) -> None:
+    """Write the counters ``names`` of rows read under the stats lock back to them: one
+    ``UPDATE ... WHERE id = %s`` sent once for all the rows (``executemany``: PostgreSQL and
+    SQLite alike). A plain ``update()`` a row was most of a game's sync (about 50 rows a Versus
+    game, each its own query built); ``bulk_update`` (a CASE of a WHEN per row and counter)
+    and an upsert through ``bulk_create`` (every column of every row prepared by its field)
+    cost more Python than the database's work."""
+    q = connection.ops.quote_name
+    meta = model._meta
+    assert meta.pk is not None
+    sql = (f"UPDATE {q(meta.db_table)} SET {', '.join(f'{q(name)} = %s' for name in names)} "
+           f"WHERE {q(meta.pk.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [[getattr(row, name) for name in names] + [row.pk]
+                                 for row in rows])
 
 
 def _side_values(record: GameRecord) -> list[dict[str, Any]]:
