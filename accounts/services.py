@@ -80,9 +80,8 @@ def user_sign_up(*, username: str, email: str, password: str, display_name: str,
             from exc
     Profile.objects.create(user=user)
     if not user.is_active:
-        owed = ConfirmationMail.objects.create(
-            user=user, site_url=site_url or settings.YOMI_SITE_URL)
-        transaction.on_commit(lambda: confirmation_mails_send([owed.pk]))
+        _mails_owe(ConfirmationMail, [user], confirmation_mails_send,
+                   site_url=site_url or settings.YOMI_SITE_URL)
     return user
 
 
@@ -92,15 +91,9 @@ def confirmation_mail_queue(*, email: str, site_url: str = "") -> int:
     and its username and address stay taken until it is confirmed); how many are owed (0 or 1).
     Sent after the commit by the workers, like the first one; the caller says the same thing
     whether such an account exists or not."""
-    users = [u for u in get_user_model()._default_manager.filter(
-        email__iexact=email.strip(), is_active=False, last_login__isnull=True)
-        if _same_address(email.strip(), u.email)]
-    with transaction.atomic():
-        ids = [ConfirmationMail.objects.create(
-            user=u, site_url=site_url or settings.YOMI_SITE_URL).pk for u in users]
-        if ids:
-            transaction.on_commit(lambda: confirmation_mails_send(ids))
-    return len(ids)
+    users = _holders(email.strip(), is_active=False, last_login__isnull=True)
+    return _mails_owe(ConfirmationMail, users, confirmation_mails_send,
+                      site_url=site_url or settings.YOMI_SITE_URL)
 
 
 # A confirmation mail still owed after this long is dropped by the sweep (whoever signed up has
@@ -209,6 +202,24 @@ def _same_address(a: str, b: str) -> bool:
     return fold(a) == fold(b)
 
 
+def _holders(email: str, **state: Any) -> list[Any]:
+    """The accounts (0 or 1: an address holds one) with this address, in the given state."""
+    return [u for u in get_user_model()._default_manager.filter(email__iexact=email, **state)
+            if _same_address(email, u.email)]
+
+
+def _mails_owe(model: type[OwedMail], users: Iterable[Any],
+               send: Callable[[Iterable[int]], int], **fields: Any) -> int:
+    """Owe each user a mail of ``model`` (the outbox row) and hand them to the workers after the
+    commit (``send``); how many are owed. Nothing is sent in the caller's request: a broker or
+    mail-server outage leaves them owed for the sweep, never an error."""
+    with transaction.atomic():
+        ids = [model._default_manager.create(user=u, **fields).pk for u in users]
+        if ids:
+            transaction.on_commit(lambda: send(ids))
+    return len(ids)
+
+
 def password_reset_mail_queue(*, email: str, domain: str, use_https: bool) -> int:
     """Owe a password-reset mail to the active account with this address (with a password to
     reset); how many are owed (0 or 1: an address holds one account).
@@ -218,15 +229,9 @@ def password_reset_mail_queue(*, email: str, domain: str, use_https: bool) -> in
     leaves the mail owed for the sweep (``password_reset_mails_owed_send``), never an error. The
     caller says the same thing whether an account has the address or not.
     """
-    users = [u for u in get_user_model()._default_manager.filter(
-        email__iexact=email, is_active=True) if u.has_usable_password()
-        and _same_address(email, u.email)]
-    with transaction.atomic():
-        ids = [PasswordResetMail.objects.create(user=u, domain=domain, use_https=use_https).pk
-               for u in users]
-        if ids:
-            transaction.on_commit(lambda: password_reset_mails_send(ids))
-    return len(ids)
+    users = [u for u in _holders(email, is_active=True) if u.has_usable_password()]
+    return _mails_owe(PasswordResetMail, users, password_reset_mails_send,
+                      domain=domain, use_https=use_https)
 
 
 def password_reset_mails_send(mail_ids: Iterable[int]) -> int:
